@@ -1,0 +1,1 @@
+//! Game records: placeholder until the crate lands.

@@ -1,0 +1,2 @@
+//! Perft speed for checkers (placeholder until the module lands).
+fn main() {}

@@ -1,0 +1,2 @@
+//! Perft speed for makruk (placeholder until the module lands).
+fn main() {}

@@ -1,0 +1,2 @@
+//! Perft speed for xiangqi (placeholder until the module lands).
+fn main() {}

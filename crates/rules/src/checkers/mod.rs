@@ -1,0 +1,1 @@
+//! Checkers: placeholder until the module lands.

@@ -1,0 +1,1 @@
+//! Makruk: placeholder until the module lands.

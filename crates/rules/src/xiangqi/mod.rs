@@ -1,0 +1,1 @@
+//! Xiangqi: placeholder until the module lands.

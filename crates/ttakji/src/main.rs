@@ -1,0 +1,3 @@
+//! The `ttakji` binary: placeholder until the subcommands land.
+
+fn main() {}
