@@ -1,3 +1,81 @@
-//! The `ttakji` binary: placeholder until the subcommands land.
+//! The `ttakji` binary: one program for every way Ttakji runs.
+//!
+//! - `ttakji uci`: a UCI-style engine front for all three games over stdin/stdout.
+//! - `ttakji perft <variant> <depth>`: count the legal-move tree, with time and speed.
 
-fn main() {}
+mod uci;
+
+use std::{process::ExitCode, time::Instant};
+
+use clap::{Parser, Subcommand};
+use ttakji_rules::{checkers, makruk, perft, perft_divide, xiangqi, Position, Variant};
+
+/// Ttakji: Makruk, Xiangqi and American checkers.
+#[derive(Parser)]
+#[command(version, about)]
+struct Opt {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Speak UCI on stdin/stdout (all three games; choose with `setoption name UCI_Variant`).
+    Uci,
+    /// Count the nodes of the legal-move tree to a depth, and how fast.
+    Perft {
+        /// makruk, xiangqi or checkers.
+        variant: Variant,
+        /// Depth in plies.
+        depth: u32,
+        /// Start from this FEN (PDN FEN for checkers) instead of the start position.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each legal move too.
+        #[arg(long)]
+        divide: bool,
+    },
+}
+
+fn run_perft<P: Position>(fen: Option<&str>, depth: u32, divide: bool) -> anyhow::Result<()> {
+    let pos = match fen {
+        Some(fen) => P::from_fen(fen)?,
+        None => P::startpos(),
+    };
+    let start = Instant::now();
+    let nodes = if divide {
+        let mut total = 0;
+        for (m, n) in perft_divide(&pos, depth) {
+            println!("{m}: {n}");
+            total += n;
+        }
+        total
+    } else {
+        perft(&pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("variant {} depth {depth}", P::VARIANT);
+    println!("nodes {nodes}");
+    println!("time {:.3} s", secs);
+    println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let opt = Opt::parse();
+    let result = match opt.command {
+        Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Perft { variant, depth, fen, divide } => match variant {
+            Variant::Makruk => run_perft::<makruk::Position>(fen.as_deref(), depth, divide),
+            Variant::Xiangqi => run_perft::<xiangqi::Position>(fen.as_deref(), depth, divide),
+            Variant::Checkers => run_perft::<checkers::Position>(fen.as_deref(), depth, divide),
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
