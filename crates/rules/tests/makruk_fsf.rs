@@ -148,7 +148,10 @@ fn random_playouts_match_fairy_stockfish() {
                 let depth = if moves.len() > 20 { 2 } else { 3 };
                 let ours: BTreeMap<String, u64> = perft_divide(&pos, depth).into_iter().collect();
                 let theirs = fsf.divide(&fen, depth);
-                assert_eq!(ours, theirs, "game {game} ply {ply}: divide {depth} of {fen}");
+                assert_eq!(
+                    ours, theirs,
+                    "game {game} ply {ply}: divide {depth} of {fen}"
+                );
                 let their_fen = fsf.fen_after(&played);
                 // Fairy-Stockfish starts its own piece count (4th and 5th fields); the board,
                 // side and full-move number must agree anyway.
