@@ -1,9 +1,8 @@
-//! 32-bit bitboards over the playing squares, and the diagonal shifts that move whole sets of
-//! squares one step (or one jump) at a time.
+//! 32-bit bitboards over the playing squares, and diagonal neighbour tables.
 //!
-//! Bit `n - 1` stands for PDN square `n`. Because rows alternate between files g,e,c,a and
-//! h,f,d,b, a diagonal step is a shift by 3, 4 or 5 depending on the row's parity; a jump (two
-//! steps in one direction) is always a shift by 7 or 9.
+//! Bit `n - 1` stands for PDN square `n`. (The position uses a padded layout internally, see
+//! `position.rs`; this is the public one.) The neighbour tables here are built from file and
+//! rank coordinates, the slow and obviously right way.
 
 use std::fmt;
 
@@ -118,9 +117,8 @@ impl Dir {
     }
 }
 
-/// The square `steps` diagonal steps from `sq` in `dir`, by coordinates (the slow, obviously
-/// right way; the tables below are built from it).
-const fn walk(sq: usize, dir: Dir, steps: i32) -> Option<Square> {
+/// The square `steps` diagonal steps from `sq` in `dir`, by coordinates.
+pub(crate) const fn walk(sq: usize, dir: Dir, steps: i32) -> Option<Square> {
     let s = Square::from_index_unchecked(sq as u32);
     let (df, dr) = dir.delta();
     let f = s.file() as i32 + df * steps;
@@ -129,23 +127,6 @@ const fn walk(sq: usize, dir: Dir, steps: i32) -> Option<Square> {
         return None;
     }
     Square::from_coords(f as u32, r as u32)
-}
-
-const EVEN_ROWS: u32 = 0x0F0F_0F0F;
-
-/// Squares of even (`parity` 0) or odd rows that have a neighbour `steps` away in `dir`.
-const fn mask(dir: Dir, steps: i32, parity: u32) -> u32 {
-    let mut m = 0;
-    let mut sq = 0;
-    while sq < 32 {
-        if (sq as u32 / 4) % 2 == parity || parity > 1 {
-            if walk(sq, dir, steps).is_some() {
-                m |= 1 << sq;
-            }
-        }
-        sq += 1;
-    }
-    m
 }
 
 const fn table(steps: i32) -> [[u8; 32]; 4] {
@@ -166,107 +147,27 @@ const fn table(steps: i32) -> [[u8; 32]; 4] {
 
 /// Marks a missing neighbour in [`STEP`] and [`JUMP`].
 pub(crate) const NONE: u8 = 255;
+#[cfg(test)]
 /// `STEP[dir][sq]`: the neighbour of `sq` in `dir`, or [`NONE`].
 pub(crate) const STEP: [[u8; 32]; 4] = table(1);
 /// `JUMP[dir][sq]`: the square two steps from `sq` in `dir`, or [`NONE`].
 pub(crate) const JUMP: [[u8; 32]; 4] = table(2);
-
-const NE_E: u32 = mask(Dir::NE, 1, 0);
-const NE_O: u32 = mask(Dir::NE, 1, 1);
-const NW_E: u32 = mask(Dir::NW, 1, 0);
-const NW_O: u32 = mask(Dir::NW, 1, 1);
-const SE_E: u32 = mask(Dir::SE, 1, 0);
-const SE_O: u32 = mask(Dir::SE, 1, 1);
-const SW_E: u32 = mask(Dir::SW, 1, 0);
-const SW_O: u32 = mask(Dir::SW, 1, 1);
-const J_NE: u32 = mask(Dir::NE, 2, 2);
-const J_NW: u32 = mask(Dir::NW, 2, 2);
-const J_SE: u32 = mask(Dir::SE, 2, 2);
-const J_SW: u32 = mask(Dir::SW, 2, 2);
-
-// Even rows hold files g,e,c,a and odd rows h,f,d,b, so the same geometric step is a shift by a
-// different amount on each parity (checked against `walk` in the tests).
-const _: () = assert!(NE_E & !EVEN_ROWS == 0 && NE_O & EVEN_ROWS == 0);
-
-/// Every square of `b` moved one step north-east (squares that would leave the board vanish).
-#[inline(always)]
-pub(crate) const fn ne(b: u32) -> u32 {
-    ((b & NE_E) << 4) | ((b & NE_O) << 3)
-}
-/// One step north-west.
-#[inline(always)]
-pub(crate) const fn nw(b: u32) -> u32 {
-    ((b & NW_E) << 5) | ((b & NW_O) << 4)
-}
-/// One step south-east.
-#[inline(always)]
-pub(crate) const fn se(b: u32) -> u32 {
-    ((b & SE_E) >> 4) | ((b & SE_O) >> 5)
-}
-/// One step south-west.
-#[inline(always)]
-pub(crate) const fn sw(b: u32) -> u32 {
-    ((b & SW_E) >> 3) | ((b & SW_O) >> 4)
-}
-/// Two steps north-east.
-#[inline(always)]
-pub(crate) const fn jne(b: u32) -> u32 {
-    (b & J_NE) << 7
-}
-/// Two steps north-west.
-#[inline(always)]
-pub(crate) const fn jnw(b: u32) -> u32 {
-    (b & J_NW) << 9
-}
-/// Two steps south-east.
-#[inline(always)]
-pub(crate) const fn jse(b: u32) -> u32 {
-    (b & J_SE) >> 9
-}
-/// Two steps south-west.
-#[inline(always)]
-pub(crate) const fn jsw(b: u32) -> u32 {
-    (b & J_SW) >> 7
-}
-
-/// One step in `dir`.
-#[inline(always)]
-pub(crate) const fn step(b: u32, dir: Dir) -> u32 {
-    match dir {
-        Dir::NE => ne(b),
-        Dir::NW => nw(b),
-        Dir::SE => se(b),
-        Dir::SW => sw(b),
-    }
-}
-
-/// Two steps in `dir`.
-#[cfg(test)]
-#[inline(always)]
-pub(crate) const fn jump(b: u32, dir: Dir) -> u32 {
-    match dir {
-        Dir::NE => jne(b),
-        Dir::NW => jnw(b),
-        Dir::SE => jse(b),
-        Dir::SW => jsw(b),
-    }
-}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn shifts_agree_with_coordinates() {
-        for sq in 0..32 {
-            for dir in Dir::ALL {
-                let one = walk(sq, dir, 1).map_or(0, |s| 1u32 << s.index());
-                let two = walk(sq, dir, 2).map_or(0, |s| 1u32 << s.index());
-                assert_eq!(step(1 << sq, dir), one, "step {sq} {dir:?}");
-                assert_eq!(jump(1 << sq, dir), two, "jump {sq} {dir:?}");
-                assert_eq!(STEP[dir as usize][sq], walk(sq, dir, 1).map_or(NONE, |s| s.index() as u8));
-            }
-        }
+    fn tables_agree_with_coordinates() {
+        // Square 11 is c3: its neighbours are b4 (16), d4 (15), b2 (8) and d2 (7).
+        let c3 = 10;
+        assert_eq!(STEP[Dir::NW as usize][c3], 15);
+        assert_eq!(STEP[Dir::NE as usize][c3], 14);
+        assert_eq!(STEP[Dir::SW as usize][c3], 7);
+        assert_eq!(STEP[Dir::SE as usize][c3], 6);
+        assert_eq!(JUMP[Dir::NE as usize][c3], 17); // e5 = square 18
+        assert_eq!(JUMP[Dir::NW as usize][c3], 19); // a5 = square 20
+        assert_eq!(JUMP[Dir::NW as usize][11], NONE); // from a3: off the board
     }
 
     #[test]
