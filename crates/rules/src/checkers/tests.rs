@@ -1,0 +1,1 @@
+//! Unit tests of the checkers module (rules, notation, FEN).
