@@ -50,7 +50,11 @@ fn play_uci<P: Rules>(
     let pos = game.position().clone();
     let m = pos.parse_uci(uci)?;
     game.play(m, action)?;
-    Ok(PlayedMove { uci: pos.uci(m), san: pos.san(m), ply: game.ply() })
+    Ok(PlayedMove {
+        uci: pos.uci(m),
+        san: pos.san(m),
+        ply: game.ply(),
+    })
 }
 
 impl AnyGame {

@@ -34,7 +34,12 @@ impl Rules for Position {
         Ok(())
     }
 
-    fn adjudicate(pos: &Self, state: &u32, _prev: Option<&u32>, has_moves: bool) -> Option<Outcome> {
+    fn adjudicate(
+        pos: &Self,
+        state: &u32,
+        _prev: Option<&u32>,
+        has_moves: bool,
+    ) -> Option<Outcome> {
         let mover = pos.turn().other();
         if !has_moves {
             let to_move: Color = pos.turn().into();
@@ -52,7 +57,8 @@ impl Rules for Position {
     }
 
     fn counters(_pos: &Self, state: &u32, counters: &mut Counters) {
-        counters.plies_before_move_limit =
-            counters.plies_before_move_limit.min(NO_PROGRESS_LIMIT.saturating_sub(*state));
+        counters.plies_before_move_limit = counters
+            .plies_before_move_limit
+            .min(NO_PROGRESS_LIMIT.saturating_sub(*state));
     }
 }

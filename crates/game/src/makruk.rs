@@ -36,7 +36,11 @@ pub struct Count {
 impl Count {
     /// Counted moves left to the counting side before the limit is reached.
     pub fn moves_left(&self) -> u32 {
-        let next = if self.count == 0 { self.first } else { self.count + 1 };
+        let next = if self.count == 0 {
+            self.first
+        } else {
+            self.count + 1
+        };
         (self.limit + 1).saturating_sub(next)
     }
 
@@ -84,7 +88,15 @@ pub(crate) fn piece_count_limit(pos: &Position, strong: Color) -> u32 {
 
 /// Starts piece counting if its condition holds and it is not running yet.
 fn maybe_start_piece_count(state: &mut MakrukState, pos: &Position) {
-    if has_bia(pos) || matches!(state.count, Some(Count { kind: CountKind::Piece, .. })) {
+    if has_bia(pos)
+        || matches!(
+            state.count,
+            Some(Count {
+                kind: CountKind::Piece,
+                ..
+            })
+        )
+    {
         return;
     }
     let (white_lone, black_lone) = (is_lone(pos, Color::White), is_lone(pos, Color::Black));
@@ -130,10 +142,14 @@ impl Rules for Position {
                     return Err(GameError::Count("a count is already running"));
                 }
                 if has_bia(before) {
-                    return Err(GameError::Count("board counting needs every Bia promoted or gone"));
+                    return Err(GameError::Count(
+                        "board counting needs every Bia promoted or gone",
+                    ));
                 }
                 if is_lone(before, Color::White) || is_lone(before, Color::Black) {
-                    return Err(GameError::Count("against a lone Khun the count is automatic"));
+                    return Err(GameError::Count(
+                        "against a lone Khun the count is automatic",
+                    ));
                 }
                 state.count = Some(Count {
                     kind: CountKind::Board,
@@ -144,14 +160,26 @@ impl Rules for Position {
                 });
             }
             Some(CountAction::Stop) => match state.count {
-                Some(Count { kind: CountKind::Board, side, .. }) if side == mover => {
+                Some(Count {
+                    kind: CountKind::Board,
+                    side,
+                    ..
+                }) if side == mover => {
                     state.count = None;
                 }
-                _ => return Err(GameError::Count("only the side counting the board can stop")),
+                _ => {
+                    return Err(GameError::Count(
+                        "only the side counting the board can stop",
+                    ))
+                }
             },
             None => {
                 if let Some(count) = state.count.as_mut().filter(|c| c.side == mover) {
-                    count.count = if count.count == 0 { count.first } else { count.count + 1 };
+                    count.count = if count.count == 0 {
+                        count.first
+                    } else {
+                        count.count + 1
+                    };
                 }
             }
         }
@@ -170,8 +198,13 @@ impl Rules for Position {
             if !pos.is_check() {
                 return Some(Outcome::draw(Reason::Stalemate));
             }
-            let mover_was_counting = prev.and_then(|s| s.count).is_some_and(|c| c.side == mover);
-            return Some(if mover_was_counting {
+            // Counting during the mating move: the count ran before it (a stop still counts
+            // the move) or started with it.
+            let counting = |s: Option<&MakrukState>| {
+                s.and_then(|s| s.count)
+                    .is_some_and(|c| c.kind == CountKind::Board && c.side == mover)
+            };
+            return Some(if counting(prev) || counting(Some(state)) {
                 Outcome::draw(Reason::CheckmateByCountingSide)
             } else {
                 Outcome::win(mover, Reason::Checkmate)
@@ -192,9 +225,8 @@ impl Rules for Position {
 
     fn counters(pos: &Self, state: &MakrukState, counters: &mut Counters) {
         counters.makruk = state.count;
-        let board_count_possible = !has_bia(pos)
-            && !is_lone(pos, Color::White)
-            && !is_lone(pos, Color::Black);
+        let board_count_possible =
+            !has_bia(pos) && !is_lone(pos, Color::White) && !is_lone(pos, Color::Black);
         counters.can_start_count = state.count.is_none() && board_count_possible;
         counters.can_stop_count = matches!(
             state.count,

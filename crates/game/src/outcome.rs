@@ -112,12 +112,18 @@ pub struct Outcome {
 impl Outcome {
     /// A win for `winner`.
     pub const fn win(winner: Side, reason: Reason) -> Outcome {
-        Outcome { winner: Some(winner), reason }
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
     }
 
     /// A draw.
     pub const fn draw(reason: Reason) -> Outcome {
-        Outcome { winner: None, reason }
+        Outcome {
+            winner: None,
+            reason,
+        }
     }
 
     /// `1-0` when the side that moves first in the game won (White in Makruk, Red in Xiangqi,

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use ttakji_rules::{Position, Side, Variant};
+use ttakji_rules::{Side, Variant};
 
 use crate::{AnyGame, CountAction, Game, GameError, Rules};
 
@@ -179,7 +179,9 @@ fn tokenize(text: &str) -> Result<Vec<Token<'_>>, RecordError> {
                     .ok_or_else(|| RecordError::Syntax("unbalanced ')'".into()))?;
                 i += 1;
             }
-            _ if c.is_ascii_whitespace() => i += 1,
+            _ if text[i..].starts_with(char::is_whitespace) => {
+                i += text[i..].chars().next().map_or(1, char::len_utf8);
+            }
             _ => {
                 let end = text[i..]
                     .find(|ch: char| ch.is_whitespace() || "{}();".contains(ch))
@@ -223,7 +225,8 @@ fn resolve<P: Rules>(pos: &P, token: &str) -> Result<P::Move, GameError> {
     let mut moves = ttakji_rules::MoveList::new();
     pos.legal_moves(&mut moves);
     for &m in &moves {
-        if strip_annotations(&pos.record_san(m)) == wanted || strip_annotations(&pos.san(m)) == wanted
+        if strip_annotations(&pos.record_san(m)) == wanted
+            || strip_annotations(&pos.san(m)) == wanted
         {
             return Ok(m);
         }
@@ -231,7 +234,10 @@ fn resolve<P: Rules>(pos: &P, token: &str) -> Result<P::Move, GameError> {
     Ok(pos.parse_uci(wanted)?)
 }
 
-fn replay<P: Rules>(game: &mut Game<P>, tokens: &[Token<'_>]) -> Result<Option<String>, RecordError> {
+fn replay<P: Rules>(
+    game: &mut Game<P>,
+    tokens: &[Token<'_>],
+) -> Result<Option<String>, RecordError> {
     let mut result = None;
     let mut i = 0;
     while i < tokens.len() {
@@ -244,7 +250,11 @@ fn replay<P: Rules>(game: &mut Game<P>, tokens: &[Token<'_>]) -> Result<Option<S
                     _ => None,
                 };
                 let ply = game.ply() + 1;
-                let err = |error| RecordError::Move { ply, token: token.to_owned(), error };
+                let err = |error| RecordError::Move {
+                    ply,
+                    token: token.to_owned(),
+                    error,
+                };
                 let m = resolve(game.position(), token).map_err(err)?;
                 game.play(m, action).map_err(err)?;
             }
@@ -276,10 +286,17 @@ pub fn parse_record(text: &str, default: Option<Variant>) -> Result<Record, Reco
             .strip_prefix('"')
             .and_then(|v| v.strip_suffix('"'))
             .ok_or_else(|| RecordError::Syntax(format!("tag value not quoted: [{inner}]")))?;
-        tags.push((name.to_owned(), value.replace("\\\"", "\"").replace("\\\\", "\\")));
+        tags.push((
+            name.to_owned(),
+            value.replace("\\\"", "\"").replace("\\\\", "\\"),
+        ));
         rest = &rest[end + 1..];
     }
-    let tag = |name: &str| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+    let tag = |name: &str| {
+        tags.iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    };
     let variant = match (tag("Variant"), tag("GameType")) {
         (Some(v), _) => v.parse().map_err(|_| RecordError::Variant(v.to_owned()))?,
         (None, Some(t)) if t.split(',').next().map(str::trim) == Some("21") => Variant::Checkers,

@@ -1,6 +1,6 @@
 //! [`Game`]: a start position, the moves played, and the result.
 
-use ttakji_rules::{FenError, MoveList, Position, Side};
+use ttakji_rules::{FenError, MoveList, Side};
 
 use crate::{CountAction, Counters, GameError, Outcome, Reason, Rules};
 
@@ -137,7 +137,14 @@ impl<P: Rules> Game<P> {
         let gave_check = after.is_check();
         let hash_after = after.zobrist();
         let state_before = std::mem::replace(&mut self.state, state);
-        self.history.push(Ply { mv: m, action, before, state_before, gave_check, hash_after });
+        self.history.push(Ply {
+            mv: m,
+            action,
+            before,
+            state_before,
+            gave_check,
+            hash_after,
+        });
         self.pos = after;
         let outcome = self.adjudicate(self.history.last().map(|p| &p.state_before));
         self.outcome = outcome;
@@ -251,7 +258,9 @@ impl<P: Rules> Game<P> {
     fn perpetual_checker(&self, first: usize) -> Option<Side> {
         let span = &self.history[first..];
         let checked_always = |side: Side| {
-            span.iter().filter(|p| p.before.turn() == side).all(|p| p.gave_check)
+            span.iter()
+                .filter(|p| p.before.turn() == side)
+                .all(|p| p.gave_check)
         };
         match (checked_always(Side::First), checked_always(Side::Second)) {
             (true, false) => Some(Side::First),

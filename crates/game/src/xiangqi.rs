@@ -39,7 +39,11 @@ impl Rules for Position {
     fn adjudicate(pos: &Self, _state: &(), _prev: Option<&()>, has_moves: bool) -> Option<Outcome> {
         let mover = pos.turn().other();
         if !has_moves {
-            let reason = if pos.is_check() { Reason::Checkmate } else { Reason::Stalemate };
+            let reason = if pos.is_check() {
+                Reason::Checkmate
+            } else {
+                Reason::Stalemate
+            };
             return Some(Outcome::win(mover, reason));
         }
         if !has_attackers(pos) {
@@ -80,7 +84,9 @@ pub(crate) fn fsf_san(pos: &Position, m: <Position as ttakji_rules::Position>::M
     pos.legal_moves(&mut moves);
     let others: Vec<(String, String)> = moves
         .iter()
-        .filter(|o| o.to() == m.to() && o.from() != m.from() && pos.piece_at(o.from()) == Some(piece))
+        .filter(|o| {
+            o.to() == m.to() && o.from() != m.from() && pos.piece_at(o.from()) == Some(piece)
+        })
         .map(|o| name(o.from().to_string()))
         .collect();
     let mut san = String::new();
@@ -102,7 +108,11 @@ pub(crate) fn fsf_san(pos: &Position, m: <Position as ttakji_rules::Position>::M
     let mut after = pos.clone();
     after.play_unchecked(m);
     if after.is_check() {
-        san.push(if after.count_legal_moves() == 0 { '#' } else { '+' });
+        san.push(if after.count_legal_moves() == 0 {
+            '#'
+        } else {
+            '+'
+        });
     }
     san
 }

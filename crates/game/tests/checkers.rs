@@ -18,14 +18,20 @@ fn play(game: &mut Game<Position>, m: &str) {
 fn opponent_without_pieces_loses() {
     let mut g = game("B:W14:B9");
     play(&mut g, "9x18");
-    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::NoPieces)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::First, Reason::NoPieces))
+    );
 }
 
 #[test]
 fn opponent_without_legal_move_loses() {
     let mut g = game("B:W5:B1,10");
     play(&mut g, "10-14");
-    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::NoMoves)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::First, Reason::NoMoves))
+    );
 }
 
 #[test]
@@ -73,8 +79,9 @@ fn a_man_move_or_capture_resets_the_forty_move_count() {
 
 #[test]
 fn four_hundred_plies_is_a_draw() {
-    let pos = Position::from_fen("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
-        .expect("start");
+    let pos =
+        Position::from_fen("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12")
+            .expect("start");
     let mut g = Game::from_position_at(pos, 398);
     assert_eq!(g.counters().plies_before_move_limit, 2);
     play(&mut g, "11-15");

@@ -13,10 +13,15 @@ fn game(fen: &str) -> Game<Position> {
 
 fn play(game: &mut Game<Position>, uci: &str, action: Option<CountAction>) {
     let m = game.position().parse_uci(uci).expect("legal move");
-    game.play(m, action).unwrap_or_else(|e| panic!("{uci}: {e}"));
+    game.play(m, action)
+        .unwrap_or_else(|e| panic!("{uci}: {e}"));
 }
 
-fn try_play(game: &mut Game<Position>, uci: &str, action: Option<CountAction>) -> Result<(), GameError> {
+fn try_play(
+    game: &mut Game<Position>,
+    uci: &str,
+    action: Option<CountAction>,
+) -> Result<(), GameError> {
     let m = game.position().parse_uci(uci)?;
     game.play(m, action)
 }
@@ -25,7 +30,10 @@ fn try_play(game: &mut Game<Position>, uci: &str, action: Option<CountAction>) -
 fn checkmate_wins() {
     let mut g = game("7k/R7/8/8/8/8/8/1R2K3 w - - 0 1");
     play(&mut g, "b1b8", None);
-    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::Checkmate)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::First, Reason::Checkmate))
+    );
     assert!(g.legal_moves().is_empty());
 }
 
@@ -46,7 +54,10 @@ fn only_the_two_khuns_left_is_a_draw() {
 #[test]
 fn same_position_third_time_is_a_draw() {
     let mut g = Game::<Position>::new();
-    for (i, m) in ["b1d2", "b8d7", "d2b1", "d7b8", "b1d2", "b8d7", "d2b1"].iter().enumerate() {
+    for (i, m) in ["b1d2", "b8d7", "d2b1", "d7b8", "b1d2", "b8d7", "d2b1"]
+        .iter()
+        .enumerate()
+    {
         play(&mut g, m, None);
         assert_eq!(g.outcome(), None, "after ply {}", i + 1);
     }
@@ -98,9 +109,16 @@ mod board_counting {
         assert!(g.counters().can_start_count);
         play(&mut g, "h1h2", Some(CountAction::Start));
         let c = g.counters().makruk.expect("count running");
-        assert_eq!((c.kind, c.side, c.count, c.limit), (CountKind::Board, Side::First, 1, 64));
+        assert_eq!(
+            (c.kind, c.side, c.count, c.limit),
+            (CountKind::Board, Side::First, 1, 64)
+        );
         play(&mut g, "e8f8", None);
-        assert_eq!(g.counters().makruk.map(|c| c.count), Some(1), "opponent moves don't count");
+        assert_eq!(
+            g.counters().makruk.map(|c| c.count),
+            Some(1),
+            "opponent moves don't count"
+        );
         play(&mut g, "h2h3", None);
         assert_eq!(g.counters().makruk.map(|c| c.count), Some(2));
         assert_eq!(g.counters().makruk.map(|c| c.moves_left()), Some(62));
@@ -121,7 +139,10 @@ mod board_counting {
         let mut g = game(FEN);
         play(&mut g, "h1h2", Some(CountAction::Start));
         assert!(!g.counters().can_stop_count);
-        assert!(matches!(try_play(&mut g, "e8f8", Some(CountAction::Stop)), Err(GameError::Count(_))));
+        assert!(matches!(
+            try_play(&mut g, "e8f8", Some(CountAction::Stop)),
+            Err(GameError::Count(_))
+        ));
         play(&mut g, "e8f8", None);
         assert!(g.counters().can_stop_count);
         play(&mut g, "h2h3", Some(CountAction::Stop));
@@ -162,14 +183,20 @@ mod board_counting {
     fn checkmate_by_a_side_that_is_not_counting_wins() {
         let mut g = game(MATE);
         play(&mut g, "b3b1", None);
-        assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, Reason::Checkmate)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::Second, Reason::Checkmate))
+        );
     }
 
     #[test]
     fn checkmate_by_the_counting_side_is_only_a_draw() {
         let mut g = game(MATE);
         play(&mut g, "b3b1", Some(CountAction::Start));
-        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::CheckmateByCountingSide)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::draw(Reason::CheckmateByCountingSide))
+        );
     }
 
     #[test]
@@ -178,7 +205,10 @@ mod board_counting {
         play(&mut g, "e8d8", Some(CountAction::Start));
         play(&mut g, "a8b7", None);
         play(&mut g, "b3b1", Some(CountAction::Stop));
-        assert_eq!(g.outcome(), Some(Outcome::draw(Reason::CheckmateByCountingSide)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::draw(Reason::CheckmateByCountingSide))
+        );
     }
 }
 
@@ -189,11 +219,18 @@ mod piece_counting {
     fn piece_count_two_rua_and_ma_first_count_6_limit_8_strong_side_gets_three_moves() {
         // Lone black Khun to move against Khun, two Rua and a Ma: 5 pieces, first count 6.
         let mut g = game("8/8/8/4k3/8/8/8/K1N3RR b - - 0 1");
-        let c = g.counters().makruk.expect("piece counting starts by itself");
-        assert_eq!((c.kind, c.side, c.first, c.limit), (CountKind::Piece, Side::Second, 6, 8));
+        let c = g
+            .counters()
+            .makruk
+            .expect("piece counting starts by itself");
+        assert_eq!(
+            (c.kind, c.side, c.first, c.limit),
+            (CountKind::Piece, Side::Second, 6, 8)
+        );
         assert_eq!(c.count, 0);
-        for (i, (khun, strong)) in
-            [("e5d5", "a1a2"), ("d5e5", "a2a3"), ("e5d5", "a3a4")].iter().enumerate()
+        for (i, (khun, strong)) in [("e5d5", "a1a2"), ("d5e5", "a2a3"), ("e5d5", "a3a4")]
+            .iter()
+            .enumerate()
         {
             play(&mut g, khun, None);
             assert_eq!(g.counters().makruk.map(|c| c.count), Some(6 + i as u32));
@@ -215,7 +252,10 @@ mod piece_counting {
         play(&mut g, "a8b8", None); // count 8 = limit
         assert_eq!(g.outcome(), None);
         play(&mut g, "h1h8", None); // last move, and it mates
-        assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::Checkmate)));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::First, Reason::Checkmate))
+        );
     }
 
     #[test]
@@ -260,17 +300,29 @@ mod piece_counting {
         play(&mut g, "e8d8", None);
         play(&mut g, "a1a2", None);
         let c = g.counters().makruk.expect("count");
-        assert_eq!((c.kind, c.side, c.first, c.limit), (CountKind::Piece, Side::Second, 5, 8));
+        assert_eq!(
+            (c.kind, c.side, c.first, c.limit),
+            (CountKind::Piece, Side::Second, 5, 8)
+        );
         assert!(!g.counters().can_stop_count);
-        assert!(matches!(try_play(&mut g, "d8e8", Some(CountAction::Stop)), Err(GameError::Count(_))));
+        assert!(matches!(
+            try_play(&mut g, "d8e8", Some(CountAction::Stop)),
+            Err(GameError::Count(_))
+        ));
     }
 
     #[test]
     fn piece_count_cannot_be_stopped_or_started_by_hand() {
         let mut g = game("8/8/8/4k3/8/8/8/K5RR b - - 0 1");
         assert!(!g.counters().can_start_count);
-        assert!(matches!(try_play(&mut g, "e5d5", Some(CountAction::Start)), Err(GameError::Count(_))));
-        assert!(matches!(try_play(&mut g, "e5d5", Some(CountAction::Stop)), Err(GameError::Count(_))));
+        assert!(matches!(
+            try_play(&mut g, "e5d5", Some(CountAction::Start)),
+            Err(GameError::Count(_))
+        ));
+        assert!(matches!(
+            try_play(&mut g, "e5d5", Some(CountAction::Stop)),
+            Err(GameError::Count(_))
+        ));
     }
 
     #[test]

@@ -13,7 +13,9 @@ fn random_game(variant: Variant, seed: u64, plies: usize) -> AnyGame {
         if moves.is_empty() {
             break;
         }
-        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let m = &moves[(state >> 33) as usize % moves.len()];
         game.play_uci(m, None).expect("legal move plays");
     }
@@ -21,7 +23,11 @@ fn random_game(variant: Variant, seed: u64, plies: usize) -> AnyGame {
 }
 
 fn assert_round_trip(game: &AnyGame) {
-    let tags = Tags { first: Some("Somchai".into()), second: Some("Ananya".into()), ..Tags::default() };
+    let tags = Tags {
+        first: Some("Somchai".into()),
+        second: Some("Ananya".into()),
+        ..Tags::default()
+    };
     let text = game.to_record(&tags);
     let record = parse_record(&text, None).unwrap_or_else(|e| panic!("{e}\n{text}"));
     assert_eq!(record.game.variant(), game.variant());
@@ -67,7 +73,10 @@ fn xiangqi_pgn_uses_fairy_stockfish_san() {
     }
     let text = game.to_record(&Tags::default());
     assert!(text.contains("[Variant \"xiangqi\"]"), "{text}");
-    assert!(text.contains("1. Che3 Nhg8 *") || text.contains("1. Che3 Ng8 *"), "{text}");
+    assert!(
+        text.contains("1. Che3 Nhg8 *") || text.contains("1. Che3 Ng8 *"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -78,16 +87,21 @@ fn checkers_pdn_has_game_type_21() {
     assert_eq!(record.game.moves_uci(), ["11-15", "23-19", "9-14", "22-17"]);
     let written = record.game.to_record(&Tags::default());
     assert!(written.contains("[GameType \"21\"]"), "{written}");
-    assert!(written.contains("1. 11-15 23-19 2. 9-14 22-17 *"), "{written}");
+    assert!(
+        written.contains("1. 11-15 23-19 2. 9-14 22-17 *"),
+        "{written}"
+    );
 }
 
 #[test]
 fn makruk_counting_survives_the_record() {
-    let mut game = AnyGame::from_fen(Variant::Makruk, "4k3/8/2s5/r7/8/8/3M4/4K2R w - - 0 1")
-        .expect("valid");
-    game.play_uci("h1h2", Some(CountAction::Start)).expect("start");
+    let mut game =
+        AnyGame::from_fen(Variant::Makruk, "4k3/8/2s5/r7/8/8/3M4/4K2R w - - 0 1").expect("valid");
+    game.play_uci("h1h2", Some(CountAction::Start))
+        .expect("start");
     game.play_uci("e8f8", None).expect("legal");
-    game.play_uci("h2h3", Some(CountAction::Stop)).expect("stop");
+    game.play_uci("h2h3", Some(CountAction::Stop))
+        .expect("stop");
     assert_round_trip(&game);
 }
 
@@ -101,15 +115,31 @@ fn records_with_comments_variations_and_nags_are_read() {
 #[test]
 fn bad_records_are_refused_with_a_reason() {
     let cases: &[(&str, fn(&RecordError) -> bool)] = &[
-        ("[Variant \"chess\"] 1. e4", |e| matches!(e, RecordError::Variant(_))),
+        ("[Variant \"chess\"] 1. e4", |e| {
+            matches!(e, RecordError::Variant(_))
+        }),
         ("1. e4", |e| matches!(e, RecordError::Variant(_))),
-        ("[Variant \"makruk\"] 1. e5", |e| matches!(e, RecordError::Move { ply: 1, .. })),
-        ("[Variant \"makruk\" 1. e4", |e| matches!(e, RecordError::Syntax(_))),
-        ("[Variant makruk] 1. e4", |e| matches!(e, RecordError::Syntax(_))),
-        ("[Variant \"makruk\"] 1. e4 {oops", |e| matches!(e, RecordError::Syntax(_))),
-        ("[Variant \"makruk\"] 1. e4 (e5", |e| matches!(e, RecordError::Syntax(_))),
-        ("[Variant \"xiangqi\"] [FEN \"9/9\"] 1. Che3", |e| matches!(e, RecordError::Fen(_))),
-        ("[GameType \"20\"] 1. 32-28", |e| matches!(e, RecordError::Variant(_))),
+        ("[Variant \"makruk\"] 1. e5", |e| {
+            matches!(e, RecordError::Move { ply: 1, .. })
+        }),
+        ("[Variant \"makruk\" 1. e4", |e| {
+            matches!(e, RecordError::Syntax(_))
+        }),
+        ("[Variant makruk] 1. e4", |e| {
+            matches!(e, RecordError::Syntax(_))
+        }),
+        ("[Variant \"makruk\"] 1. e4 {oops", |e| {
+            matches!(e, RecordError::Syntax(_))
+        }),
+        ("[Variant \"makruk\"] 1. e4 (e5", |e| {
+            matches!(e, RecordError::Syntax(_))
+        }),
+        ("[Variant \"xiangqi\"] [FEN \"9/9\"] 1. Che3", |e| {
+            matches!(e, RecordError::Fen(_))
+        }),
+        ("[GameType \"20\"] 1. 32-28", |e| {
+            matches!(e, RecordError::Variant(_))
+        }),
     ];
     for (text, expected) in cases {
         match parse_record(text, None) {

@@ -18,15 +18,22 @@ fn play(game: &mut Game<Position>, uci: &str) {
 fn checkmate_wins() {
     let mut g = game("4k4/R8/9/9/9/9/9/9/9/1R1K5 w - - 0 1");
     play(&mut g, "b1b10");
-    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::Checkmate)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::First, Reason::Checkmate))
+    );
 }
 
 #[test]
 fn no_legal_move_without_check_loses() {
-    let mut g = game("4k4/9/9/9/9/3R1R3/9/9/9/R2K5 w - - 0 1");
-    play(&mut g, "a1a9");
+    // Chariots hold the d and f files; the soldier's step covers e9.
+    let mut g = game("4k4/9/9/4P4/9/3R1R3/9/9/9/3K5 w - - 0 1");
+    play(&mut g, "e7e8");
     assert!(!g.position().is_check());
-    assert_eq!(g.outcome(), Some(Outcome::win(Side::First, Reason::Stalemate)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::First, Reason::Stalemate))
+    );
 }
 
 #[test]
@@ -43,7 +50,10 @@ fn perpetual_check_loses() {
         assert_eq!(g.outcome(), None);
     }
     play(&mut g, "c9c10");
-    assert_eq!(g.outcome(), Some(Outcome::win(Side::Second, Reason::PerpetualCheck)));
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::Second, Reason::PerpetualCheck))
+    );
 }
 
 #[test]
@@ -68,8 +78,7 @@ fn neither_side_with_chariot_horse_cannon_or_soldier_is_a_draw() {
 #[test]
 fn three_hundred_plies_is_a_draw() {
     // Move 150, Red to move: 298 plies before this position.
-    let mut g =
-        game("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 150");
+    let mut g = game("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 150");
     assert_eq!(g.counters().plies_before_move_limit, 2);
     play(&mut g, "b1c3");
     assert_eq!(g.outcome(), None);
@@ -81,7 +90,10 @@ fn three_hundred_plies_is_a_draw() {
 fn no_counting_in_xiangqi() {
     let mut g = Game::<Position>::new();
     let m = g.position().parse_uci("h3e3").expect("legal");
-    assert!(matches!(g.play(m, Some(ttakji_game::CountAction::Start)), Err(GameError::Count(_))));
+    assert!(matches!(
+        g.play(m, Some(ttakji_game::CountAction::Start)),
+        Err(GameError::Count(_))
+    ));
     assert_eq!(g.ply(), 0);
     assert!(!g.counters().can_start_count);
 }

@@ -65,7 +65,12 @@ fn main() -> ExitCode {
     let opt = Opt::parse();
     let result = match opt.command {
         Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout().lock()),
-        Command::Perft { variant, depth, fen, divide } => match variant {
+        Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+        } => match variant {
             Variant::Makruk => run_perft::<makruk::Position>(fen.as_deref(), depth, divide),
             Variant::Xiangqi => run_perft::<xiangqi::Position>(fen.as_deref(), depth, divide),
             Variant::Checkers => run_perft::<checkers::Position>(fen.as_deref(), depth, divide),

@@ -30,7 +30,10 @@ pub enum Flow {
 
 impl Default for Uci {
     fn default() -> Self {
-        Uci { variant: Variant::Makruk, game: AnyGame::new(Variant::Makruk) }
+        Uci {
+            variant: Variant::Makruk,
+            game: AnyGame::new(Variant::Makruk),
+        }
     }
 }
 
@@ -86,10 +89,15 @@ impl Uci {
 
     fn setoption(&mut self, args: &[&str]) -> Result<(), String> {
         // setoption name <id> [value <x>]
-        let name_at = args.iter().position(|w| *w == "name").ok_or("setoption needs `name`")?;
+        let name_at = args
+            .iter()
+            .position(|w| *w == "name")
+            .ok_or("setoption needs `name`")?;
         let value_at = args.iter().position(|w| *w == "value");
         let name = args[name_at + 1..value_at.unwrap_or(args.len())].join(" ");
-        let value = value_at.map(|v| args[v + 1..].join(" ")).unwrap_or_default();
+        let value = value_at
+            .map(|v| args[v + 1..].join(" "))
+            .unwrap_or_default();
         if name.eq_ignore_ascii_case("UCI_Variant") {
             let variant: Variant = value.parse().map_err(|e| format!("{e}"))?;
             self.variant = variant;
@@ -111,7 +119,8 @@ impl Uci {
             _ => return Err("expected `position startpos|fen <FEN> [moves ...]`".into()),
         };
         for m in moves_at.map_or(&[][..], |i| &args[i + 1..]) {
-            game.play_uci(m, None).map_err(|e| format!("move {m}: {e}; position not set"))?;
+            game.play_uci(m, None)
+                .map_err(|e| format!("move {m}: {e}; position not set"))?;
         }
         self.game = game;
         Ok(())
@@ -149,7 +158,11 @@ impl Uci {
             None => ("*", "ongoing"),
         };
         writeln!(out, "Result: {result} {reason}")?;
-        writeln!(out, "Checkers: {}", if self.game.is_check() { "check" } else { "-" })?;
+        writeln!(
+            out,
+            "Checkers: {}",
+            if self.game.is_check() { "check" } else { "-" }
+        )?;
         writeln!(out, "Legal moves: {}", self.game.legal_moves().join(" "))?;
         let counters = self.game.counters();
         if let Some(count) = counters.makruk {
@@ -163,7 +176,11 @@ impl Uci {
                 count.moves_left()
             )?;
         }
-        writeln!(out, "Plies before move limit: {}", counters.plies_before_move_limit)
+        writeln!(
+            out,
+            "Plies before move limit: {}",
+            counters.plies_before_move_limit
+        )
     }
 }
 
@@ -200,21 +217,28 @@ mod tests {
 
     #[test]
     fn go_perft_prints_divide_and_total() {
-        let out = session("setoption name UCI_Variant value xiangqi\nposition startpos\ngo perft 2\n");
+        let out =
+            session("setoption name UCI_Variant value xiangqi\nposition startpos\ngo perft 2\n");
         assert!(out.contains("h3e3: "));
         assert!(out.ends_with("\nNodes searched: 1920\n"));
-        assert_eq!(out.lines().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 44);
+        assert_eq!(
+            out.lines()
+                .filter(|l| l.contains(": ") && !l.starts_with("Nodes"))
+                .count(),
+            44
+        );
     }
 
     #[test]
     fn illegal_move_reports_and_keeps_the_position() {
-        let out = session(
-            "position startpos moves a3a4\nposition startpos moves a3a4 a6a5 a4a5\nd\n",
-        );
+        let out =
+            session("position startpos moves a3a4\nposition startpos moves a3a4 a6a5 a4a5\nd\n");
         assert!(out.contains("info string error: move a4a5"), "{out}");
-        assert!(out.contains(
-            "Fen: rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
-        ) || out.contains("Fen: rnsmksnr/8/pppppppp/8/P7/1PPPPPPP/8/RNSKMSNR b - - 0 1"), "{out}");
+        assert!(
+            out.contains("Fen: rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1")
+                || out.contains("Fen: rnsmksnr/8/pppppppp/8/P7/1PPPPPPP/8/RNSKMSNR b - - 0 1"),
+            "{out}"
+        );
     }
 
     #[test]
