@@ -41,7 +41,16 @@ export class GameCtrl implements PageCtrl {
     readonly app: App,
     readonly id: string,
   ) {
-    this.socket = new Socket({
+    this.socket = this.connect();
+    this.ticker = setInterval(() => {
+      if (this.game?.clock?.running && !this.game.result) app.redraw();
+    }, 100);
+  }
+
+  private connect(): Socket {
+    const app = this.app;
+    const id = this.id;
+    return new Socket({
       url: wsUrl(`/ws/game/${encodeURIComponent(id)}`),
       versioned: true,
       handlers: {
@@ -62,9 +71,12 @@ export class GameCtrl implements PageCtrl {
         app.redraw();
       },
     }).connect();
-    this.ticker = setInterval(() => {
-      if (this.game?.clock?.running && !this.game.result) app.redraw();
-    }, 100);
+  }
+
+  /** The visitor just got a session: connect again so the server knows who is here. */
+  onSession(): void {
+    this.socket.close();
+    this.socket = this.connect();
   }
 
   destroy(): void {
