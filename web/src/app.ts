@@ -10,12 +10,12 @@ import { HomeCtrl } from './pages/home';
 import { InviteCtrl } from './pages/invite';
 import { type Prefs, loadPrefs, savePrefs } from './prefs';
 import { type Route, parseRoute } from './router';
-import { appView } from './view';
+import { appView, pageTitle } from './view';
 
 export interface PageCtrl {
   view(): VNode;
-  /** The visitor now has a session (after the nickname prompt). */
-  onSession?(): void;
+  /** The session is known: `fresh` when it was just created by the nickname prompt. */
+  onSession?(fresh: boolean): void;
   destroy?(): void;
 }
 
@@ -48,6 +48,7 @@ export class App {
       if (!(e instanceof ApiError) || e.status !== 401) console.warn('GET /api/me', e);
     }
     if (this.me === null && this.route.page !== 'rules') this.openNick();
+    if (this.me) this.page?.onSession?.(false);
     this.redraw();
   }
 
@@ -56,6 +57,8 @@ export class App {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       this.vnode = this.patch(this.vnode, appView(this));
+      const title = pageTitle(this);
+      if (document.title !== title) document.title = title;
     });
   };
 
@@ -65,6 +68,8 @@ export class App {
     const url = new URL(path, location.href);
     this.go(parseRoute(url.pathname, url.search));
     window.scrollTo(0, 0);
+    // Screen readers: start reading the new page from its main content.
+    requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById('main')?.focus({ preventScroll: true })));
   }
 
   /** Link handler: in-app navigation for plain left clicks. */
@@ -128,9 +133,10 @@ export class App {
     this.nick.busy = true;
     this.redraw();
     try {
+      const fresh = !this.me;
       this.me = this.me ? await api.rename(name) : await api.createSession(name);
       this.nick = { open: false, draft: '', error: '', busy: false };
-      this.page?.onSession?.();
+      if (fresh) this.page?.onSession?.(true);
     } catch (e) {
       this.nick.busy = false;
       this.nick.error = e instanceof ApiError && e.message ? `!${e.message}` : 'errors.network';

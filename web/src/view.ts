@@ -5,7 +5,6 @@ import { h, type VNode, type VNodeChildren } from 'snabbdom';
 import type { App } from './app';
 import { type Lang, languageNames, languages, t } from './i18n';
 import { rulesView } from './pages/rules';
-import { variantKeys } from './variants';
 
 export function link(app: App, href: string, text: VNodeChildren, attrs: Record<string, string> = {}): VNode {
   return h('a', { attrs: { href, ...attrs }, on: { click: app.link } }, text);
@@ -15,9 +14,9 @@ function header(app: App): VNode {
   return h('header.top', [
     h('a.skip', { attrs: { href: '#main' } }, t('app.skip')),
     link(app, '/', [h('span.logo', { attrs: { 'aria-hidden': 'true' } }, '◆'), ' ', t('app.name')], { class: 'brand' }),
-    h('nav', { attrs: { 'aria-label': t('nav.rules') } }, [
+    h('nav', { attrs: { 'aria-label': t('app.name') } }, [
       link(app, '/', t('nav.home')),
-      ...variantKeys.map((v) => link(app, `/rules/${v}`, `${t('nav.rules')}: ${t(`variant.${v}`)}`, { class: 'rules-link' })),
+      link(app, `/rules/${app.route.page === 'rules' ? app.route.variant : app.prefs.variant}`, t('nav.rules')),
     ]),
     h('div.tools', [
       h('label.lang', [
@@ -108,7 +107,12 @@ function nickDialog(app: App): VNode | null {
             'data-testid': 'nickname-input',
           },
           props: { value: n.draft },
-          on: { input: (e: Event) => (app.nick.draft = (e.target as HTMLInputElement).value) },
+          on: {
+            input: (e: Event) => {
+              app.nick.draft = (e.target as HTMLInputElement).value;
+              app.redraw();
+            },
+          },
           hook: { insert: (v) => (v.elm as HTMLInputElement).focus() },
         }),
         h('p#nick-hint.hint', t('nick.hint')),
@@ -124,6 +128,24 @@ function nickDialog(app: App): VNode | null {
 
 function notFound(app: App): VNode {
   return h('section.panel', [h('h1', t('errors.notFound')), link(app, '/', t('rules.back'))]);
+}
+
+/** The document title for the current page. */
+export function pageTitle(app: App): string {
+  const r = app.route;
+  const name = t('app.name');
+  switch (r.page) {
+    case 'rules':
+      return `${t('rules.title', { variant: t(`variant.${r.variant}`) })} · ${name}`;
+    case 'game': {
+      const g = (app.page as { game?: { variant: string } | null } | null)?.game;
+      return g ? `${t(`variant.${g.variant}`)} · ${name}` : name;
+    }
+    case 'invite':
+      return `${t('invite.title')} · ${name}`;
+    default:
+      return name;
+  }
 }
 
 export function appView(app: App): VNode {

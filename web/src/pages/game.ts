@@ -74,7 +74,8 @@ export class GameCtrl implements PageCtrl {
   }
 
   /** The visitor just got a session: connect again so the server knows who is here. */
-  onSession(): void {
+  onSession(fresh: boolean): void {
+    if (!fresh) return;
     this.socket.close();
     this.socket = this.connect();
   }

@@ -199,7 +199,13 @@ function typedForm(c: GameCtrl, g: GameState): VNode | null {
             'data-testid': 'typed-move',
           },
           props: { value: c.typed },
-          on: { input: (e: Event) => (c.typed = (e.target as HTMLInputElement).value) },
+          on: {
+            input: (e: Event) => {
+              c.typed = (e.target as HTMLInputElement).value;
+              c.typedError = '';
+              c.app.redraw();
+            },
+          },
         }),
         h('button', { attrs: { type: 'submit' } }, t('game.play')),
       ]),

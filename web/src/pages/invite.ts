@@ -44,7 +44,7 @@ export class InviteCtrl implements PageCtrl {
     if (app.me) void this.accept();
   }
 
-  onSession(): void {
+  onSession(_fresh: boolean): void {
     void this.accept();
   }
 

@@ -4,6 +4,7 @@ import { h, type VNode } from 'snabbdom';
 import type { App } from '../app';
 import { t } from '../i18n';
 import type { VariantKey } from '../net/protocol';
+import { variantKeys } from '../variants';
 import { link } from '../view';
 
 export function rulesView(app: App, variant: VariantKey): VNode {
@@ -23,6 +24,11 @@ export function rulesView(app: App, variant: VariantKey): VNode {
     h('h2', t('rules.tips')),
     h('h2', t('rules.faq')),
     h('p', link(app, `/?variant=${variant}`, t('rules.back'))),
+    h(
+      'nav.other-rules',
+      { attrs: { 'aria-label': t('nav.rules') } },
+      variantKeys.filter((v) => v !== variant).map((v) => link(app, `/rules/${v}`, t('rules.title', { variant: t(`variant.${v}`) }))),
+    ),
   ]);
 }
 
