@@ -122,5 +122,23 @@ describe.runIf(!!process.env.DUMP_SVG)('drawings', () => {
       const out = svg.outerHTML.replace(/style="transform: translate\(([-\d.]+)px, ([-\d.]+)px\);?"/g, 'transform="translate($1 $2)"');
       writeFileSync(`${process.env.DUMP_SVG}/${key}-${style}.svg`, out.replace('>', `><style>${css}</style>`));
     }
+    // Highlights: a multi-jump half entered, a Makruk check with a Bia ngai and the last move.
+    const scenes = [
+      { key: 'checkers', fen: 'B:W14,23,22,K5:B9,K1', legal: ['9x18x27', '9x18x25'], clicks: ['9', '18'], last: ['26', '22'], check: null },
+      { key: 'makruk', fen: '4k3/3M~4/8/8/8/8/3r4/3K4 w', legal: ['d1c1', 'd1e1', 'd1d2'], clicks: ['d1'], last: ['d8', 'd2'], check: 'd1' },
+      { key: 'xiangqi', fen: '3ak4/4a4/9/9/9/9/9/9/4r4/3K5 w', legal: ['d1d2', 'd1e1'], clicks: ['d1'], last: ['e9', 'e2'], check: 'd1' },
+    ] as const;
+    for (const sc of scenes) {
+      const v = variants[sc.key];
+      const ctrl = new BoardCtrl(v, 'first', () => {}, () => {});
+      ctrl.setPosition({ pieces: v.parseFen(sc.fen).pieces, legal: [...sc.legal], lastMove: [...sc.last], check: sc.check });
+      for (const c of sc.clicks) ctrl.select(c);
+      const { el } = mount(ctrl, 'pictures');
+      const svg = el.querySelector('svg')!;
+      svg.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+      svg.setAttribute('class', `${svg.getAttribute('class')} board ${sc.key}`);
+      const out = svg.outerHTML.replace(/style="transform: translate\(([-\d.]+)px, ([-\d.]+)px\);?"/g, 'transform="translate($1 $2)"');
+      writeFileSync(`${process.env.DUMP_SVG}/${sc.key}-scene.svg`, out.replace('>', `><style>${css}</style>`));
+    }
   });
 });

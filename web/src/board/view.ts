@@ -89,20 +89,21 @@ function coordinates(v: Variant, bottom: Side): VNode[] {
 function squareMark(p: BoardProps, name: string, cls: string): VNode | null {
   const at = centre(p.variant, p.bottom, name);
   if (!at) return null;
-  if (p.variant.grid === 'points')
-    return h('circle', svgAttrs({ cx: at.x, cy: at.y, r: CELL * 0.47, class: cls }));
   return h('rect', svgAttrs({ x: at.x - CELL / 2, y: at.y - CELL / 2, width: CELL, height: CELL, class: cls }));
 }
 
 function highlights(p: BoardProps): VNode[] {
   const out: (VNode | null)[] = [];
   for (const sq of p.lastMove) out.push(squareMark(p, sq, 'last'));
-  if (p.check) out.push(squareMark(p, p.check, 'check'));
+  if (p.prefix[0]) out.push(squareMark(p, p.prefix[0], 'selected'));
+  if (p.check) {
+    const at = centre(p.variant, p.bottom, p.check);
+    if (at) out.push(h('circle', svgAttrs({ cx: at.x, cy: at.y, r: CELL * 0.5, class: 'check' })));
+  }
   for (const sq of p.mustCapture) {
     const at = centre(p.variant, p.bottom, sq);
     if (at) out.push(h('circle', svgAttrs({ cx: at.x, cy: at.y, r: CELL * 0.46, class: 'must' })));
   }
-  if (p.prefix[0]) out.push(squareMark(p, p.prefix[0], 'selected'));
   return out.filter((x): x is VNode => x !== null);
 }
 

@@ -6,6 +6,7 @@ import type { App, PageCtrl } from '../app';
 import { BoardCtrl } from '../board/ctrl';
 import { moveTable, resolveTyped } from '../board/input';
 import { applyPreview } from '../board/preview';
+import { clockShow } from '../clock';
 import type {
   ErrorEvent,
   GameState,
@@ -42,8 +43,17 @@ export class GameCtrl implements PageCtrl {
     readonly id: string,
   ) {
     this.socket = this.connect();
+    // Redraw only when the running clock's text changes (every second, or tenth when low).
+    let shown = '';
     this.ticker = setInterval(() => {
-      if (this.game?.clock?.running && !this.game.result) app.redraw();
+      const g = this.game;
+      const side = g?.clock?.running;
+      if (!g?.clock || !side || g.result) return;
+      const text = clockShow(g.clock[side], this.elapsed()).text;
+      if (text !== shown) {
+        shown = text;
+        app.redraw();
+      }
     }, 100);
   }
 
