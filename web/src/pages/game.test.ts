@@ -214,6 +214,18 @@ describe('game page', () => {
     expect(byTestId('sq-e3')?.getAttribute('aria-pressed')).toBe('false');
   });
 
+  it('says so when the game does not exist', async () => {
+    ws().onclose?.({});
+    await flush();
+    expect(byTestId('game-missing')?.textContent).toContain('This game does not exist.');
+  });
+
+  it('announces the last move for screen readers', async () => {
+    ws().push({ t: 'full', d: state({ moves: [{ uci: 'e3e4', san: 'e4' }, { uci: 'e6e5', san: 'e5' }], ply: 2 }), v: 1 });
+    await flush();
+    expect(byTestId('last-move')?.textContent).toBe('Black: e5');
+  });
+
   it('resyncs from the last version after a drop', async () => {
     ws().push({ t: 'full', d: state(), v: 7 });
     await flush();

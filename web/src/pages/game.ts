@@ -15,6 +15,7 @@ import type {
   OfferKind,
   Side,
 } from '../net/protocol';
+import { ApiError, api } from '../net/api';
 import { type ConnState, Socket, wsUrl } from '../net/socket';
 import { markPromoted } from '../variants/makruk';
 import { variants } from '../variants';
@@ -34,6 +35,9 @@ export class GameCtrl implements PageCtrl {
   typedError = '';
   notice = '';
   copied = false;
+  /** The server says there is no such game. */
+  missing = false;
+  private checked = false;
   private socket: Socket;
   private ticker: ReturnType<typeof setInterval>;
   private pendingId: number | null = null;
@@ -78,9 +82,26 @@ export class GameCtrl implements PageCtrl {
       },
       onState: (s) => {
         this.conn = s;
+        if (s === 'reconnecting' && !this.game) void this.checkExists();
         app.redraw();
       },
     }).connect();
+  }
+
+  /** The socket failed before any state came: ask over HTTP whether the game exists at all. */
+  private async checkExists(): Promise<void> {
+    if (this.checked) return;
+    this.checked = true;
+    try {
+      const g = await api.game(this.id);
+      if (!this.game) this.apply(g, null);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        this.missing = true;
+        this.socket.close();
+        this.app.redraw();
+      } else this.checked = false;
+    }
   }
 
   /** The visitor just got a session: connect again so the server knows who is here. */

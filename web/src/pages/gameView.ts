@@ -68,6 +68,13 @@ function connView(c: GameCtrl): VNode {
   return h(`p.conn.${c.conn}`, { attrs: { role: 'status', 'data-testid': 'conn' } }, t(`conn.${c.conn}`));
 }
 
+/** Says the last move for screen readers, as it happens. */
+function lastMoveAnnouncement(g: GameState): VNode {
+  const last = g.moves[g.moves.length - 1];
+  const by: Side = g.moves.length % 2 === 1 ? 'first' : 'second';
+  return h('p.sr-only', { attrs: { 'aria-live': 'polite', 'data-testid': 'last-move' } }, last ? `${colourName(g, by)}: ${last.san || last.uci}` : '');
+}
+
 function statusView(g: GameState): VNode {
   const r = resultText(g);
   if (r)
@@ -240,6 +247,8 @@ function moveList(g: GameState): VNode {
 export function gameView(c: GameCtrl): VNode {
   const g = c.game;
   const board = c.board;
+  if (c.missing)
+    return h('section.panel', { attrs: { 'data-testid': 'game-missing' } }, [h('h1', t('errors.gameNotFound')), link(c.app, '/', t('game.newGame'))]);
   if (!g || !board)
     return h('section.panel', [connView(c), h('p', { attrs: { role: 'status' } }, t('game.loading'))]);
   const bottom = board.bottom;
@@ -259,6 +268,7 @@ export function gameView(c: GameCtrl): VNode {
     h('aside.side', [
       connView(c),
       statusView(g),
+      lastMoveAnnouncement(g),
       g.you ? null : h('p.hint', t('game.spectating')),
       gone ? h('p.warn', { attrs: { role: 'alert', 'data-testid': 'opponent-gone' } }, t('game.opponentGone', { name: gone })) : null,
       invitePanel(c, g),
