@@ -46,8 +46,13 @@ export function counterLines(g: GameState): string[] {
   return out;
 }
 
+/** A friend game whose second seat nobody has taken yet (no id, not connected). */
 export function waitingForFriend(g: GameState): boolean {
-  return g.mode === 'friend' && !g.result && (g.players.first.id === null || g.players.second.id === null);
+  if (g.mode !== 'friend' || g.result) return false;
+  return (['first', 'second'] as const).some((s) => {
+    const p = g.players[s];
+    return p.id === null && !p.ai && !p.connected;
+  });
 }
 
 export function opponentGone(g: GameState): string | null {

@@ -221,6 +221,10 @@ function typedForm(c: GameCtrl, g: GameState): VNode | null {
   );
 }
 
+function scrollToEnd(el: Node | undefined): void {
+  if (el instanceof HTMLElement) el.scrollTop = el.scrollHeight;
+}
+
 function moveList(g: GameState): VNode {
   const rows = moveRows(g.moves);
   return h('section.moves', { attrs: { 'aria-labelledby': 'moves-title' } }, [
@@ -228,7 +232,14 @@ function moveList(g: GameState): VNode {
     rows.length
       ? h(
           'ol.movelist',
-          { attrs: { 'data-testid': 'moves' } },
+          {
+            attrs: { 'data-testid': 'moves' },
+            // Keep the newest move in view.
+            hook: {
+              insert: (v) => scrollToEnd(v.elm),
+              postpatch: (_, v) => scrollToEnd(v.elm),
+            },
+          },
           rows.map((r) =>
             h('li', { key: r.n }, [
               h('span.n', `${r.n}.`),
