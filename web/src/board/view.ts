@@ -201,10 +201,29 @@ function buttons(p: BoardProps): VNode {
   );
 }
 
+/** The drawing alone, for pictures (the home page's preview): no buttons, no input. */
+export function boardArt(p: BoardProps): VNode {
+  const v = p.variant;
+  return h('div.board.preview.' + v.key, { style: { aspectRatio: `${v.files} / ${v.ranks}` }, attrs: { 'aria-hidden': 'true' } }, [svgOf(p)]);
+}
+
+function svgOf(p: BoardProps): VNode {
+  const v = p.variant;
+  return h(
+    'svg',
+    { attrs: { viewBox: `0 0 ${v.files * CELL} ${v.ranks * CELL}`, 'aria-hidden': 'true', focusable: 'false', class: `art ${p.style}` } },
+    [
+      h('g', { attrs: { class: 'layer-bg' } }, background(v, p.bottom)),
+      h('g', { attrs: { class: 'layer-hl' } }, highlights(p)),
+      p.coords ? h('g', { attrs: { class: 'layer-coords' } }, coordinates(v, p.bottom)) : h('g'),
+      h('g', { attrs: { class: 'layer-pieces' } }, pieces(p)),
+      h('g', { attrs: { class: 'layer-moves' } }, [...pathLine(p), ...targetMarks(p)]),
+    ],
+  );
+}
+
 export function boardView(p: BoardProps): VNode {
   const v = p.variant;
-  const W = v.files * CELL;
-  const H = v.ranks * CELL;
   return h(
     `div.board.${v.key}`,
     {
@@ -213,17 +232,7 @@ export function boardView(p: BoardProps): VNode {
       class: { dragging: !!p.drag },
     },
     [
-      h(
-        'svg',
-        { attrs: { viewBox: `0 0 ${W} ${H}`, 'aria-hidden': 'true', focusable: 'false', class: `art ${p.style}` } },
-        [
-          h('g', { attrs: { class: 'layer-bg' } }, background(v, p.bottom)),
-          h('g', { attrs: { class: 'layer-hl' } }, highlights(p)),
-          p.coords ? h('g', { attrs: { class: 'layer-coords' } }, coordinates(v, p.bottom)) : h('g'),
-          h('g', { attrs: { class: 'layer-pieces' } }, pieces(p)),
-          h('g', { attrs: { class: 'layer-moves' } }, [...pathLine(p), ...targetMarks(p)]),
-        ],
-      ),
+      svgOf(p),
       buttons(p),
       h('p#board-keys.sr-only', t('board.keys')),
     ],

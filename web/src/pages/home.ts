@@ -6,7 +6,8 @@ import { t } from '../i18n';
 import { ApiError, api } from '../net/api';
 import type { Level, Side, VariantKey } from '../net/protocol';
 import { Socket, wsUrl } from '../net/socket';
-import { variantKeys, variants } from '../variants';
+import { boardArt } from '../board/view';
+import { initialFens, variantKeys, variants } from '../variants';
 import { link } from '../view';
 import { rememberInvitation } from './invite';
 
@@ -135,6 +136,26 @@ function radio<T extends string>(name: string, current: T, options: Array<[T, st
   );
 }
 
+/** The chosen game's starting position, as a picture. */
+function preview(c: HomeCtrl): VNode {
+  const v = variants[c.variant];
+  return boardArt({
+    variant: v,
+    pieces: v.parseFen(initialFens[c.variant]).pieces,
+    bottom: 'first',
+    prefix: [],
+    targets: [],
+    lastMove: [],
+    check: null,
+    mustCapture: new Set(),
+    movable: new Set(),
+    style: c.app.prefs.pieceStyle,
+    coords: false,
+    focus: null,
+    drag: null,
+  });
+}
+
 export function homeView(c: HomeCtrl): VNode {
   const app = c.app;
   const v = variants[c.variant];
@@ -156,7 +177,10 @@ export function homeView(c: HomeCtrl): VNode {
           ),
         ),
       ),
-      h('p', link(app, `/rules/${c.variant}`, t('home.howTo', { variant: t(`variant.${c.variant}`) }))),
+      h('div.pick-row', [
+        preview(c),
+        h('p', link(app, `/rules/${c.variant}`, t('home.howTo', { variant: t(`variant.${c.variant}`) }))),
+      ]),
     ]),
     c.error ? h('p.error', { attrs: { role: 'alert' } }, t('errors.generic', { message: c.error })) : null,
     h('div.modes', [
