@@ -8,6 +8,7 @@ import type { Me } from './net/protocol';
 import { GameCtrl } from './pages/game';
 import { HomeCtrl } from './pages/home';
 import { InviteCtrl } from './pages/invite';
+import { RulesCtrl } from './pages/rules';
 import { type Prefs, loadPrefs, savePrefs } from './prefs';
 import { type Route, parseRoute } from './router';
 import { appView, pageTitle } from './view';
@@ -93,6 +94,9 @@ export class App {
         break;
       case 'invite':
         this.page = new InviteCtrl(this, route.token);
+        break;
+      case 'rules':
+        this.page = new RulesCtrl(this, route.variant);
         break;
       default:
         this.page = null;

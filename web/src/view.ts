@@ -4,7 +4,6 @@
 import { h, type VNode, type VNodeChildren } from 'snabbdom';
 import type { App } from './app';
 import { type Lang, languageNames, languages, t } from './i18n';
-import { rulesView } from './pages/rules';
 
 export function link(app: App, href: string, text: VNodeChildren, attrs: Record<string, string> = {}): VNode {
   return h('a', { attrs: { href, ...attrs }, on: { click: app.link } }, text);
@@ -149,8 +148,7 @@ export function pageTitle(app: App): string {
 }
 
 export function appView(app: App): VNode {
-  const r = app.route;
-  const page = r.page === 'rules' ? rulesView(app, r.variant) : app.page ? app.page.view() : notFound(app);
+  const page = app.page ? app.page.view() : notFound(app);
   return h('div#app', { attrs: { lang: app.lang } }, [
     header(app),
     h('main#main', { attrs: { tabindex: '-1' } }, [page]),

@@ -182,6 +182,9 @@ describe('settings', () => {
   });
   it('switches language and remembers it', async () => {
     await start('/rules/makruk');
+    await flush();
+    expect(document.querySelectorAll('figure.diagram svg').length).toBeGreaterThan(5);
+    expect(document.querySelector('.rules table')?.textContent).toContain('two Rua');
     const select = byTestId('language') as HTMLSelectElement;
     select.value = 'th';
     select.dispatchEvent(new Event('change'));
@@ -190,5 +193,6 @@ describe('settings', () => {
     expect(document.querySelector('h1')?.textContent).toBe('กติกาหมากรุกไทย');
     expect(localStorage.getItem('ttakji.lang')).toBe('th');
     expect(document.documentElement.lang).toBe('th');
+    expect(document.querySelector('.rules .note')?.textContent).toBe('หน้านี้ยังไม่มีในภาษาของคุณ จึงแสดงเป็นภาษาอังกฤษ');
   });
 });

@@ -188,25 +188,10 @@ const en = {
   },
   rules: {
     title: '{{variant}}: rules',
-    soon: 'The full rules, with diagrams and a worked example, are coming soon.',
-    board: 'The board',
-    pieces: 'The pieces',
-    end: 'How a game ends',
-    tips: 'Tips',
-    faq: 'Questions',
     back: 'Back to play',
-    makruk: {
-      board: 'Eight by eight squares, all one colour. White moves first.',
-      end: 'Checkmate wins. Stalemate is a draw. When no Bia is left, a count limits how long the stronger side may try to win.',
-    },
-    xiangqi: {
-      board: 'Pieces stand on the 90 points where the lines cross. A river splits the board; each general keeps to its palace.',
-      end: 'A player with no legal move loses, in check or not. Repeating with checks on every move loses.',
-    },
-    checkers: {
-      board: 'Only the 32 dark squares are used, numbered 1 to 32. Black moves first.',
-      end: 'You win when your opponent has no pieces or no legal move. Captures are compulsory.',
-    },
+    untranslated: 'This page is not yet available in your language, so it is shown in English.',
+    contents: 'Contents',
+    loading: 'Loading…',
   },
   errors: {
     network: 'The server cannot be reached. Trying again…',
