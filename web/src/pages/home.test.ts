@@ -193,6 +193,8 @@ describe('settings', () => {
     expect(document.querySelector('h1')?.textContent).toBe('กติกาหมากรุกไทย');
     expect(localStorage.getItem('ttakji.lang')).toBe('th');
     expect(document.documentElement.lang).toBe('th');
-    expect(document.querySelector('.rules .note')?.textContent).toBe('หน้านี้ยังไม่มีในภาษาของคุณ จึงแสดงเป็นภาษาอังกฤษ');
+    await flush();
+    expect(document.querySelector('.rules .note')).toBeNull();
+    expect(document.querySelector('.rules .intro')?.textContent).toContain('หมากรุกไทยเป็นหมากรุกดั้งเดิมของไทย');
   });
 });

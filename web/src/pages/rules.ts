@@ -15,6 +15,7 @@ type Docs = Record<VariantKey, RulesDoc>;
 /** Languages that have rules text; the others fall back to English. */
 const loaders: Partial<Record<Lang, () => Promise<{ default: Docs }>>> = {
   en: () => import('../rules/en'),
+  th: () => import('../rules/th'),
 };
 
 export class RulesCtrl implements PageCtrl {

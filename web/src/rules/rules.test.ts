@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { variantKeys, variants } from '../variants';
 import en from './en';
+import th from './th';
 
 describe('rules text', () => {
   for (const key of variantKeys) {
@@ -31,6 +32,15 @@ describe('rules text', () => {
       }
     });
   }
+  it('has translations that fit the English structure', () => {
+    // localize() throws on any mismatch when the module loads; check the result too.
+    for (const doc of [th]) {
+      for (const key of variantKeys) {
+        expect(doc[key].sections.map((s) => s.id)).toEqual(en[key].sections.map((s) => s.id));
+        expect(doc[key].intro).not.toBe(en[key].intro);
+      }
+    }
+  });
   it('explains the Makruk piece-counting limits', () => {
     const counting = en.makruk.sections.find((s) => s.id === 'counting')!;
     const table = counting.blocks.find((b) => 'table' in b);
