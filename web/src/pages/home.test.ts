@@ -182,8 +182,7 @@ describe('settings', () => {
   });
   it('switches language and remembers it', async () => {
     await start('/rules/makruk');
-    await flush();
-    expect(document.querySelectorAll('figure.diagram svg').length).toBeGreaterThan(5);
+    await vi.waitFor(() => expect(document.querySelectorAll('figure.diagram svg').length).toBeGreaterThan(5), { timeout: 3000 });
     expect(document.querySelector('.rules table')?.textContent).toContain('two Rua');
     const select = byTestId('language') as HTMLSelectElement;
     select.value = 'th';
@@ -193,8 +192,10 @@ describe('settings', () => {
     expect(document.querySelector('h1')?.textContent).toBe('กติกาหมากรุกไทย');
     expect(localStorage.getItem('ttakji.lang')).toBe('th');
     expect(document.documentElement.lang).toBe('th');
-    await flush();
+    // The Thai rules text loads on demand.
+    await vi.waitFor(() => expect(document.querySelector('.rules .intro')?.textContent).toContain('หมากรุกไทยเป็นหมากรุกดั้งเดิมของไทย'), {
+      timeout: 3000,
+    });
     expect(document.querySelector('.rules .note')).toBeNull();
-    expect(document.querySelector('.rules .intro')?.textContent).toContain('หมากรุกไทยเป็นหมากรุกดั้งเดิมของไทย');
   });
 });
