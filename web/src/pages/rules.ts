@@ -16,6 +16,7 @@ type Docs = Record<VariantKey, RulesDoc>;
 const loaders: Partial<Record<Lang, () => Promise<{ default: Docs }>>> = {
   en: () => import('../rules/en'),
   th: () => import('../rules/th'),
+  zh: () => import('../rules/zh'),
 };
 
 export class RulesCtrl implements PageCtrl {
