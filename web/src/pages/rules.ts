@@ -17,6 +17,7 @@ const loaders: Partial<Record<Lang, () => Promise<{ default: Docs }>>> = {
   en: () => import('../rules/en'),
   th: () => import('../rules/th'),
   zh: () => import('../rules/zh'),
+  hi: () => import('../rules/hi'),
 };
 
 export class RulesCtrl implements PageCtrl {

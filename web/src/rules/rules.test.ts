@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { variantKeys, variants } from '../variants';
 import en from './en';
+import hi from './hi';
 import th from './th';
 import zh from './zh';
 
@@ -35,7 +36,7 @@ describe('rules text', () => {
   }
   it('has translations that fit the English structure', () => {
     // localize() throws on any mismatch when the module loads; check the result too.
-    for (const doc of [th, zh]) {
+    for (const doc of [hi, th, zh]) {
       for (const key of variantKeys) {
         expect(doc[key].sections.map((s) => s.id)).toEqual(en[key].sections.map((s) => s.id));
         expect(doc[key].intro).not.toBe(en[key].intro);
