@@ -14,10 +14,10 @@ type Docs = Record<VariantKey, RulesDoc>;
 
 /** Languages that have rules text; the others fall back to English. */
 const loaders: Partial<Record<Lang, () => Promise<{ default: Docs }>>> = {
-  en: () => import('../rules/en'),
-  th: () => import('../rules/th'),
-  zh: () => import('../rules/zh'),
-  hi: () => import('../rules/hi'),
+  en: () => import('../rules/rules-en'),
+  th: () => import('../rules/rules-th'),
+  zh: () => import('../rules/rules-zh'),
+  hi: () => import('../rules/rules-hi'),
 };
 
 export class RulesCtrl implements PageCtrl {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { variantKeys, variants } from '../variants';
-import en from './en';
-import hi from './hi';
-import th from './th';
-import zh from './zh';
+import en from './rules-en';
+import hi from './rules-hi';
+import th from './rules-th';
+import zh from './rules-zh';
 
 describe('rules text', () => {
   for (const key of variantKeys) {

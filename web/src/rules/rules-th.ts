@@ -1,5 +1,5 @@
 // กติกาเป็นภาษาไทย: ข้อความเท่านั้น โครงสร้างและแผนภาพใช้ร่วมกับฉบับภาษาอังกฤษ (en.ts)
-import en from './en';
+import en from './rules-en';
 import { localizeAll } from './localize';
 
 export default localizeAll(en, {

@@ -1,5 +1,5 @@
 // 简体中文规则：只有文字，结构与图示沿用英文版（en.ts）。
-import en from './en';
+import en from './rules-en';
 import { localizeAll } from './localize';
 
 export default localizeAll(en, {

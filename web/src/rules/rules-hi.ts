@@ -1,5 +1,5 @@
 // नियम हिंदी में: केवल पाठ; ढाँचा और आरेख अंग्रेज़ी संस्करण (en.ts) से।
-import en from './en';
+import en from './rules-en';
 import { localizeAll } from './localize';
 
 export default localizeAll(en, {
