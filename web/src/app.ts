@@ -30,13 +30,18 @@ export class App {
   nick = { open: false, draft: '', error: '', busy: false };
 
   private vnode: VNode | Element;
+  private path = '';
   private readonly patch = init([classModule, propsModule, attributesModule, styleModule, eventListenersModule]);
   private frame = 0;
 
   constructor(root: Element) {
     this.vnode = root;
     this.route = parseRoute(location.pathname, location.search);
-    window.addEventListener('popstate', () => this.go(parseRoute(location.pathname, location.search)));
+    window.addEventListener('popstate', () => {
+      // A jump to an anchor on the same page (the rules' contents) is not a new page.
+      if (location.pathname + location.search === this.path) return;
+      this.go(parseRoute(location.pathname, location.search));
+    });
     this.go(this.route);
     void this.loadMe();
   }
@@ -85,6 +90,7 @@ export class App {
   private go(route: Route): void {
     this.page?.destroy?.();
     this.route = route;
+    this.path = location.pathname + location.search;
     switch (route.page) {
       case 'home':
         this.page = new HomeCtrl(this, route.variant);
