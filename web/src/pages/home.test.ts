@@ -187,9 +187,7 @@ describe('settings', () => {
     const select = byTestId('language') as HTMLSelectElement;
     select.value = 'th';
     select.dispatchEvent(new Event('change'));
-    await flush();
-    await flush();
-    expect(document.querySelector('h1')?.textContent).toBe('กติกาหมากรุกไทย');
+    await vi.waitFor(() => expect(document.querySelector('h1')?.textContent).toBe('กติกาหมากรุกไทย'), { timeout: 3000 });
     expect(localStorage.getItem('ttakji.lang')).toBe('th');
     expect(document.documentElement.lang).toBe('th');
     // The Thai rules text loads on demand.
