@@ -74,6 +74,22 @@ function settings(app: App): VNode {
   ]);
 }
 
+/** Keeps Tab inside a modal dialog. */
+function trapFocus(e: KeyboardEvent): void {
+  const root = e.currentTarget as HTMLElement;
+  const items = [...root.querySelectorAll<HTMLElement>('input, button:not([disabled])')];
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (!first || !last) return;
+  if (e.shiftKey && document.activeElement === first) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 function nickDialog(app: App): VNode | null {
   if (!app.nick.open) return null;
   const n = app.nick;
@@ -89,6 +105,7 @@ function nickDialog(app: App): VNode | null {
           },
           keydown: (e: KeyboardEvent) => {
             if (e.key === 'Escape') app.closeNick();
+            if (e.key === 'Tab') trapFocus(e);
           },
         },
       },
