@@ -97,6 +97,41 @@ describe('board view', () => {
     expect(el.querySelector<HTMLElement>('[data-square="e4"]')!.tabIndex).toBe(0);
     expect(e3.tabIndex).toBe(-1);
   });
+  it('plays a move by dragging a piece (pointer events)', () => {
+    const { el, played } = setup('makruk', ['e3e4', 'b1d2']);
+    // An 800 × 800 board at the page's origin: each square is 100 px.
+    el.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 800, right: 800, bottom: 800, x: 0, y: 0, toJSON() {} }) as DOMRect;
+    const at = (sq: string) => {
+      const c = variants.makruk.coord(sq)!;
+      return { clientX: c.file * 100 + 50, clientY: (7 - c.rank) * 100 + 50 };
+    };
+    const e3 = el.querySelector<HTMLElement>('[data-square="e3"]')!;
+    e3.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0, pointerId: 1, pointerType: 'mouse', ...at('e3') }));
+    window.dispatchEvent(new PointerEvent('pointermove', { pointerId: 1, ...at('e4') }));
+    expect(el.classList.contains('dragging')).toBe(true);
+    window.dispatchEvent(new PointerEvent('pointerup', { pointerId: 1, ...at('e4') }));
+    expect(played.map((m) => m.uci)).toEqual(['e3e4']);
+  });
+
+  it('treats a tap on a piece and a tap on its destination as a move (touch)', () => {
+    const { el, played } = setup('checkers', ['11-15', '11-16']);
+    el.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 800, right: 800, bottom: 800, x: 0, y: 0, toJSON() {} }) as DOMRect;
+    const at = (sq: string) => {
+      const c = variants.checkers.coord(sq)!;
+      return { clientX: c.file * 100 + 50, clientY: (7 - c.rank) * 100 + 50 };
+    };
+    const tap = (sq: string) => {
+      el.querySelector<HTMLElement>(`[data-square="${sq}"]`)!.dispatchEvent(
+        new PointerEvent('pointerdown', { bubbles: true, pointerId: 2, pointerType: 'touch', ...at(sq) }),
+      );
+      window.dispatchEvent(new PointerEvent('pointerup', { pointerId: 2, ...at(sq) }));
+    };
+    tap('11');
+    expect(played).toEqual([]);
+    tap('16');
+    expect(played.map((m) => m.uci)).toEqual(['11-16']);
+  });
+
   it('flips', () => {
     const { el, ctrl, redraw } = setup('xiangqi', []);
     expect(el.querySelector('button.sq')?.getAttribute('data-square')).toBe('a10');
