@@ -164,6 +164,9 @@ describe('game page', () => {
   it('resigns only after confirmation', async () => {
     ws().push({ t: 'full', d: state(), v: 1 });
     await flush();
+    expect(byTestId('takeback')).toBeNull(); // only against the computer
+    byTestId('draw-offer-btn')!.click();
+    expect(ws().sent).toContainEqual({ t: 'draw', d: { action: 'offer' } });
     byTestId('resign')!.click();
     await flush();
     expect(ws().sent.filter((m) => m.t === 'resign')).toHaveLength(0);
@@ -180,12 +183,13 @@ describe('game page', () => {
     ws().push({ t: 'offer', d: { kind: 'draw', by: 'second' }, v: 2 });
     ws().push({ t: 'presence', d: { first: true, second: false } });
     await flush();
+    expect(byTestId('draw-offer-btn')).toBeNull(); // an offer is pending: answer it instead
     expect(byTestId('opponent-gone')?.textContent).toContain('Mei');
     byTestId('draw-accept')!.click();
     expect(ws().sent).toContainEqual({ t: 'draw', d: { action: 'accept' } });
   });
 
-  it('offers takeback against the computer, and no draw', async () => {
+  it('offers takeback against the computer, and no clock', async () => {
     ws().push({
       t: 'full',
       d: state({
@@ -198,7 +202,6 @@ describe('game page', () => {
     });
     await flush();
     expect(byTestId('clock-first')).toBeNull();
-    expect(byTestId('draw-offer-btn')).toBeNull();
     byTestId('takeback')!.click();
     expect(ws().sent).toContainEqual({ t: 'takeback', d: {} });
     expect(byTestId('player-top')?.textContent).toContain('Computer (Easy)');

@@ -149,9 +149,9 @@ function controls(c: GameCtrl, g: GameState): VNode {
       out.push(button(t('game.startCount'), () => c.toggleCount('start'), { 'aria-pressed': c.countIntent === 'start' ? 'true' : 'false', 'data-testid': 'start-count' }));
     if (g.turn === you && counters?.canStopCount)
       out.push(button(t('game.stopCount'), () => c.toggleCount('stop'), { 'aria-pressed': c.countIntent === 'stop' ? 'true' : 'false', 'data-testid': 'stop-count' }));
-    if (g.ply < 2 && g.mode !== 'ai') out.push(button(t('game.abort'), () => c.abort(), { 'data-testid': 'abort' }));
+    if (g.ply < 2) out.push(button(t('game.abort'), () => c.abort(), { 'data-testid': 'abort' }));
     if (g.mode === 'ai') out.push(button(t('game.takeback'), () => c.takeback(), { 'data-testid': 'takeback', disabled: g.moves.length === 0 }));
-    else if (g.offers.draw !== you) out.push(button(t('game.offerDraw'), () => c.respond('draw', 'offer'), { 'data-testid': 'draw-offer-btn' }));
+    if (!g.offers.draw) out.push(button(t('game.offerDraw'), () => c.respond('draw', 'offer'), { 'data-testid': 'draw-offer-btn' }));
     out.push(
       c.confirmResign
         ? h('span.confirm', { attrs: { role: 'group', 'aria-label': t('game.resignConfirm') } }, [
