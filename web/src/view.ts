@@ -4,6 +4,7 @@
 import { h, type VNode, type VNodeChildren } from 'snabbdom';
 import type { App } from './app';
 import { type Lang, languageNames, languages, t } from './i18n';
+import type { GameState } from './net/protocol';
 
 export function link(app: App, href: string, text: VNodeChildren, attrs: Record<string, string> = {}): VNode {
   return h('a', { attrs: { href, ...attrs }, on: { click: app.link } }, text);
@@ -154,8 +155,11 @@ export function pageTitle(app: App): string {
     case 'rules':
       return `${t('rules.title', { variant: t(`variant.${r.variant}`) })} · ${name}`;
     case 'game': {
-      const g = (app.page as { game?: { variant: string } | null } | null)?.game;
-      return g ? `${t(`variant.${g.variant}`)} · ${name}` : name;
+      const g = (app.page as { game?: GameState | null } | null)?.game;
+      if (!g) return name;
+      // Seen from another tab: whose move it is.
+      const yours = g.you !== null && g.turn === g.you && !g.result;
+      return `${yours ? `● ${t('game.yourTurn')} · ` : ''}${t(`variant.${g.variant}`)} · ${name}`;
     }
     case 'invite':
       return `${t('invite.title')} · ${name}`;

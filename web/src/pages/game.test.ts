@@ -106,6 +106,7 @@ describe('game page', () => {
     expect(byTestId('clock-first')?.textContent).toContain('5:00');
     expect(byTestId('clock-first')?.textContent).toContain('3 periods');
     expect(byTestId('player-bottom')?.textContent).toContain('Somchai');
+    expect(document.title).toBe('● Your turn · Makruk · Ttakji');
   });
 
   it('sends a clicked move with an ack id and shows it at once', async () => {
