@@ -129,9 +129,18 @@ fn engine_notation_lists_every_landing() {
     let p = Position::from_fen("B:W18,26,32:B14").expect("valid");
     let m = p.parse_uci("14x23x30").expect("legal");
     assert_eq!(p.uci(m), "14x23x30");
-    assert_eq!(m.landings().map(Square::number).collect::<Vec<_>>(), [23, 30]);
-    assert_eq!(m.path().map(Square::number).collect::<Vec<_>>(), [14, 23, 30]);
-    assert_eq!(m.captured().map(Square::number).collect::<Vec<_>>(), [18, 26]);
+    assert_eq!(
+        m.landings().map(Square::number).collect::<Vec<_>>(),
+        [23, 30]
+    );
+    assert_eq!(
+        m.path().map(Square::number).collect::<Vec<_>>(),
+        [14, 23, 30]
+    );
+    assert_eq!(
+        m.captured().map(Square::number).collect::<Vec<_>>(),
+        [18, 26]
+    );
     // The short form resolves when one path fits; the human form is short.
     assert_eq!(p.parse_uci("14x30"), Ok(m));
     assert_eq!(p.san(m), "14x30");
@@ -144,8 +153,14 @@ fn engine_notation_lists_every_landing() {
 #[test]
 fn short_form_that_fits_two_paths_is_ambiguous() {
     let p = Position::from_fen("B:W18,19,26,27:BK15").expect("valid");
-    assert_eq!(p.parse_uci("15x15"), Err(MoveError::Ambiguous("15x15".into())));
-    assert_eq!(p.parse_uci("15x22x15"), Err(MoveError::Ambiguous("15x22x15".into())));
+    assert_eq!(
+        p.parse_uci("15x15"),
+        Err(MoveError::Ambiguous("15x15".into()))
+    );
+    assert_eq!(
+        p.parse_uci("15x22x15"),
+        Err(MoveError::Ambiguous("15x22x15".into()))
+    );
     let a = p.parse_uci("15x22x31x24x15").expect("legal");
     let b = p.parse_uci("15x24x31x22x15").expect("legal");
     assert_ne!(a, b);
@@ -161,7 +176,11 @@ fn malformed_moves_are_syntax_errors_and_others_illegal() {
         "", "11", "11-", "-15", "11--15", "11-15-19", "a-b", "33-34", "0-4", "11-15x19", "11 15",
         "111-15", "11x", "x15", "c3-d4", "11–15",
     ] {
-        assert_eq!(s.parse_uci(bad), Err(MoveError::Syntax(bad.into())), "{bad:?}");
+        assert_eq!(
+            s.parse_uci(bad),
+            Err(MoveError::Syntax(bad.into())),
+            "{bad:?}"
+        );
     }
     for illegal in ["11-14", "21-17", "11x18", "11-16x", "15-19", "9x18x27"] {
         let r = s.parse_uci(illegal);
@@ -170,12 +189,21 @@ fn malformed_moves_are_syntax_errors_and_others_illegal() {
             "{illegal}: {r:?}"
         );
     }
-    assert_eq!(s.parse_uci("11-14"), Err(MoveError::Illegal("11-14".into())));
-    assert_eq!(s.parse_uci("21-17"), Err(MoveError::Illegal("21-17".into())));
+    assert_eq!(
+        s.parse_uci("11-14"),
+        Err(MoveError::Illegal("11-14".into()))
+    );
+    assert_eq!(
+        s.parse_uci("21-17"),
+        Err(MoveError::Illegal("21-17".into()))
+    );
     assert_eq!(s.parse_uci(" 11-15 ").map(|m| s.uci(m)), Ok("11-15".into()));
     // A step written as a capture and a capture written as a step are not the same move.
     let p = Position::from_fen("B:W18:B14").expect("valid");
-    assert_eq!(p.parse_uci("14-23"), Err(MoveError::Illegal("14-23".into())));
+    assert_eq!(
+        p.parse_uci("14-23"),
+        Err(MoveError::Illegal("14-23".into()))
+    );
     assert!(p.parse_uci("14x23").is_ok());
 }
 

@@ -32,7 +32,9 @@ fn sq(n: u32) -> Square {
 /// Plays `uci` and returns the new position.
 fn after(fen: &str, uci: &str) -> Position {
     let mut p = pos(fen);
-    let m = p.parse_uci(uci).unwrap_or_else(|e| panic!("{fen} {uci}: {e}"));
+    let m = p
+        .parse_uci(uci)
+        .unwrap_or_else(|e| panic!("{fen} {uci}: {e}"));
     p.play_unchecked(m);
     p
 }
@@ -69,7 +71,10 @@ fn capture_jumps_an_adjacent_enemy_to_the_empty_square_beyond() {
     assert_eq!(moves("B:W32:B14,18"), set(&["14-17", "18-22", "18-23"]));
     let p = after("B:W18,32:B14", "14x23");
     assert_eq!(p.piece_at(sq(18)), None);
-    assert_eq!(p.piece_at(sq(23)), Some(Piece::new(Color::Black, Role::Man)));
+    assert_eq!(
+        p.piece_at(sq(23)),
+        Some(Piece::new(Color::Black, Role::Man))
+    );
 }
 
 #[test]
@@ -97,7 +102,10 @@ fn jump_must_continue_while_the_piece_can_jump_again() {
 #[test]
 fn chosen_sequence_must_be_completed() {
     let p = pos("B:W18,26:B14");
-    assert_eq!(p.parse_uci("14x23"), Err(MoveError::Illegal("14x23".into())));
+    assert_eq!(
+        p.parse_uci("14x23"),
+        Err(MoveError::Illegal("14x23".into()))
+    );
     assert!(p.parse_uci("14x30").is_ok());
 }
 
@@ -124,7 +132,10 @@ fn piece_cannot_be_jumped_twice() {
     assert_eq!(moves(fen), set(&["15x22x31x24x15", "15x24x31x22x15"]));
     let p = after(fen, "15x22x31x24x15");
     assert_eq!(p.count(Color::White, Role::Man), 0);
-    assert_eq!(p.piece_at(sq(15)), Some(Piece::new(Color::Black, Role::King)));
+    assert_eq!(
+        p.piece_at(sq(15)),
+        Some(Piece::new(Color::Black, Role::King))
+    );
 }
 
 #[test]
@@ -134,7 +145,10 @@ fn each_distinct_jump_path_is_its_own_move() {
     p.legal_moves(&mut list);
     assert_eq!(list.len(), 2);
     assert_eq!(list[0].captured(), list[1].captured());
-    assert_eq!((list[0].from(), list[0].to()), (list[1].from(), list[1].to()));
+    assert_eq!(
+        (list[0].from(), list[0].to()),
+        (list[1].from(), list[1].to())
+    );
     assert_ne!(list[0], list[1]);
 }
 
@@ -142,9 +156,15 @@ fn each_distinct_jump_path_is_its_own_move() {
 fn man_reaching_the_far_row_is_crowned() {
     assert_eq!(moves("B:W5:B27"), set(&["27-31", "27-32"]));
     let p = after("B:W5:B27", "27-32");
-    assert_eq!(p.piece_at(sq(32)), Some(Piece::new(Color::Black, Role::King)));
+    assert_eq!(
+        p.piece_at(sq(32)),
+        Some(Piece::new(Color::Black, Role::King))
+    );
     let p = after("W:W6:B26", "6-1");
-    assert_eq!(p.piece_at(sq(1)), Some(Piece::new(Color::White, Role::King)));
+    assert_eq!(
+        p.piece_at(sq(1)),
+        Some(Piece::new(Color::White, Role::King))
+    );
     let p = pos("B:W5:B27");
     assert!(p.parse_uci("27-32").expect("legal").is_crowning());
 }
@@ -155,15 +175,27 @@ fn crowning_by_a_jump_ends_the_move() {
     // move ends at the crowning.
     assert_eq!(moves("B:W26,27:B22"), set(&["22x31"]));
     let p = after("B:W26,27:B22", "22x31");
-    assert_eq!(p.piece_at(sq(31)), Some(Piece::new(Color::Black, Role::King)));
-    assert_eq!(p.piece_at(sq(27)), Some(Piece::new(Color::White, Role::Man)));
+    assert_eq!(
+        p.piece_at(sq(31)),
+        Some(Piece::new(Color::Black, Role::King))
+    );
+    assert_eq!(
+        p.piece_at(sq(27)),
+        Some(Piece::new(Color::White, Role::Man))
+    );
     assert_eq!(p.side_to_move(), Color::White);
 }
 
 #[test]
 fn king_moves_one_square_diagonally_in_any_direction() {
-    assert_eq!(moves("B:W32:BK15"), set(&["15-10", "15-11", "15-18", "15-19"]));
-    assert_eq!(moves("W:WK15:B1"), set(&["15-10", "15-11", "15-18", "15-19"]));
+    assert_eq!(
+        moves("B:W32:BK15"),
+        set(&["15-10", "15-11", "15-18", "15-19"])
+    );
+    assert_eq!(
+        moves("W:WK15:B1"),
+        set(&["15-10", "15-11", "15-18", "15-19"])
+    );
 }
 
 #[test]

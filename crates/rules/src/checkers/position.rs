@@ -260,7 +260,12 @@ impl Position {
         }
         let crown = if WHITE { WHITE_CROWN } else { BLACK_CROWN };
         let men = me & !kings;
-        for (movers, shift, forward) in [(me, 4, true), (me, 5, true), (kings, 4, false), (kings, 5, false)] {
+        for (movers, shift, forward) in [
+            (me, 4, true),
+            (me, 5, true),
+            (kings, 4, false),
+            (kings, 5, false),
+        ] {
             let mut targets = if forward {
                 fwd::<WHITE>(movers, shift) & empty
             } else {
@@ -269,7 +274,11 @@ impl Position {
             while targets != 0 {
                 let to = targets.trailing_zeros();
                 targets &= targets - 1;
-                let from = if forward == WHITE { to + shift } else { to - shift };
+                let from = if forward == WHITE {
+                    to + shift
+                } else {
+                    to - shift
+                };
                 let crowning = men & (1 << from) != 0 && crown & (1 << to) != 0;
                 moves.push(Move::simple(
                     Square::from_index_unchecked(unpad_index(from)),
@@ -497,10 +506,26 @@ mod tests {
             let b = pad(1 << sq);
             // A jump's landing is only looked at when the square jumped is real.
             for (dir, one, two) in [
-                (Dir::NE, (b << 4) & BOARD, (b << 8) & BOARD & (BOARD << 4 & BOARD) << 4),
-                (Dir::NW, (b << 5) & BOARD, (b << 10) & BOARD & (BOARD << 5 & BOARD) << 5),
-                (Dir::SE, (b >> 5) & BOARD, (b >> 10) & BOARD & (BOARD >> 5 & BOARD) >> 5),
-                (Dir::SW, (b >> 4) & BOARD, (b >> 8) & BOARD & (BOARD >> 4 & BOARD) >> 4),
+                (
+                    Dir::NE,
+                    (b << 4) & BOARD,
+                    (b << 8) & BOARD & (BOARD << 4 & BOARD) << 4,
+                ),
+                (
+                    Dir::NW,
+                    (b << 5) & BOARD,
+                    (b << 10) & BOARD & (BOARD << 5 & BOARD) << 5,
+                ),
+                (
+                    Dir::SE,
+                    (b >> 5) & BOARD,
+                    (b >> 10) & BOARD & (BOARD >> 5 & BOARD) >> 5,
+                ),
+                (
+                    Dir::SW,
+                    (b >> 4) & BOARD,
+                    (b >> 8) & BOARD & (BOARD >> 4 & BOARD) >> 4,
+                ),
             ] {
                 let want = |steps| walk(sq as usize, dir, steps).map_or(0, |s| pad(1 << s.index()));
                 assert_eq!(one, want(1), "step {sq} {dir:?}");
