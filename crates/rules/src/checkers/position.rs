@@ -208,6 +208,10 @@ impl Position {
         // after is empty; shifting the enemy and empty sets back lines them up with the jumper.
         let fwd_ok = (bwd::<WHITE>(opp, 4) & bwd::<WHITE>(empty, 8))
             | (bwd::<WHITE>(opp, 5) & bwd::<WHITE>(empty, 10));
+        if kings == 0 {
+            // Most positions of a game have no kings yet.
+            return me & fwd_ok;
+        }
         let bwd_ok = (fwd::<WHITE>(opp, 4) & fwd::<WHITE>(empty, 8))
             | (fwd::<WHITE>(opp, 5) & fwd::<WHITE>(empty, 10));
         (me & fwd_ok) | (kings & bwd_ok)
@@ -219,8 +223,12 @@ impl Position {
         let (me, opp, empty, kings) = self.sides::<WHITE>();
         let mut jumpers = self.jumpers::<WHITE>();
         if jumpers == 0 {
-            return (fwd::<WHITE>(me, 4) & empty).count_ones()
-                + (fwd::<WHITE>(me, 5) & empty).count_ones()
+            let n = (fwd::<WHITE>(me, 4) & empty).count_ones()
+                + (fwd::<WHITE>(me, 5) & empty).count_ones();
+            if kings == 0 {
+                return n;
+            }
+            return n
                 + (bwd::<WHITE>(kings, 4) & empty).count_ones()
                 + (bwd::<WHITE>(kings, 5) & empty).count_ones();
         }
@@ -289,11 +297,14 @@ impl Position {
         }
     }
 
-    /// Plays `m`, assumed legal.
+    /// Plays `m`, assumed legal, for `WHITE` to move.
     #[inline(always)]
-    fn make(&mut self, m: Move) {
-        let us = self.turn;
-        let them = us.other();
+    fn make<const WHITE: bool>(&mut self, m: Move) {
+        let (us, them) = if WHITE {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
         let from = m.from().index();
         let to = m.to().index();
         let from_bit = 1u64 << pad_index(from as u32);
@@ -315,10 +326,7 @@ impl Position {
             self.kings &= !cap;
         }
         self.by_color[us.index()] = (self.by_color[us.index()] & !from_bit) | to_bit;
-        let crown = match us {
-            Color::Black => BLACK_CROWN,
-            Color::White => WHITE_CROWN,
-        };
+        let crown = if WHITE { WHITE_CROWN } else { BLACK_CROWN };
         let new_role = if was_king || crown & to_bit != 0 {
             self.kings = (self.kings & !from_bit) | to_bit;
             Role::King
@@ -461,7 +469,10 @@ impl crate::Position for Position {
     }
 
     fn play_unchecked(&mut self, m: Move) {
-        self.make(m);
+        match self.turn {
+            Color::Black => self.make::<false>(m),
+            Color::White => self.make::<true>(m),
+        }
     }
 
     fn is_check(&self) -> bool {
