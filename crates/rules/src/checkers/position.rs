@@ -46,7 +46,7 @@ const fn unpad_index(p: u32) -> u32 {
     p - p / 9
 }
 
-/// `b` shifted `N` bits towards the far side of colour `WHITE` (the direction its men move).
+/// `b` shifted `n` bits towards the far side of colour `WHITE` (the direction its men move).
 #[inline(always)]
 const fn fwd<const WHITE: bool>(b: u64, n: u32) -> u64 {
     if WHITE {
@@ -56,7 +56,7 @@ const fn fwd<const WHITE: bool>(b: u64, n: u32) -> u64 {
     }
 }
 
-/// `b` shifted `N` bits backwards for colour `WHITE`.
+/// `b` shifted `n` bits backwards for colour `WHITE`.
 #[inline(always)]
 const fn bwd<const WHITE: bool>(b: u64, n: u32) -> u64 {
     if WHITE {
@@ -268,12 +268,18 @@ impl Position {
         }
         let crown = if WHITE { WHITE_CROWN } else { BLACK_CROWN };
         let men = me & !kings;
-        for (movers, shift, forward) in [
+        let groups = [
             (me, 4, true),
             (me, 5, true),
             (kings, 4, false),
             (kings, 5, false),
-        ] {
+        ];
+        let groups = if kings == 0 {
+            &groups[..2]
+        } else {
+            &groups[..]
+        };
+        for &(movers, shift, forward) in groups {
             let mut targets = if forward {
                 fwd::<WHITE>(movers, shift) & empty
             } else {
