@@ -460,6 +460,7 @@ impl crate::Position for Position {
         self.turn.into()
     }
 
+    #[inline]
     fn legal_moves(&self, moves: &mut MoveList<Move>) {
         match self.turn {
             Color::Black => self.generate::<false>(moves),
@@ -467,6 +468,7 @@ impl crate::Position for Position {
         }
     }
 
+    #[inline]
     fn count_legal_moves(&self) -> usize {
         (match self.turn {
             Color::Black => self.count_moves::<false>(),
@@ -474,6 +476,7 @@ impl crate::Position for Position {
         }) as usize
     }
 
+    #[inline]
     fn play_unchecked(&mut self, m: Move) {
         match self.turn {
             Color::Black => self.make::<false>(m),
