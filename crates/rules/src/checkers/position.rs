@@ -200,28 +200,49 @@ impl Position {
         (me, opp, BOARD & !(me | opp), me & self.kings)
     }
 
+    /// Squares from which a forward jump of `WHITE` is open now, by direction: the next square
+    /// that way holds an enemy and the one after is empty. Shifting the enemy and empty sets
+    /// back lines them up with the jumper.
+    #[inline(always)]
+    const fn forward_jumps<const WHITE: bool>(opp: u64, empty: u64) -> (u64, u64) {
+        (
+            bwd::<WHITE>(opp, 4) & bwd::<WHITE>(empty, 8),
+            bwd::<WHITE>(opp, 5) & bwd::<WHITE>(empty, 10),
+        )
+    }
+
+    /// As [`Position::forward_jumps`], for the backward jumps of kings.
+    #[inline(always)]
+    const fn backward_jumps<const WHITE: bool>(opp: u64, empty: u64) -> (u64, u64) {
+        (
+            fwd::<WHITE>(opp, 4) & fwd::<WHITE>(empty, 8),
+            fwd::<WHITE>(opp, 5) & fwd::<WHITE>(empty, 10),
+        )
+    }
+
     /// Pieces of `WHITE` (to move) that can capture; every capture starts from one of them.
     #[inline(always)]
     const fn jumpers<const WHITE: bool>(&self) -> u64 {
         let (me, opp, empty, kings) = self.sides::<WHITE>();
-        // A piece can jump in a direction if the next square there holds an enemy and the one
-        // after is empty; shifting the enemy and empty sets back lines them up with the jumper.
-        let fwd_ok = (bwd::<WHITE>(opp, 4) & bwd::<WHITE>(empty, 8))
-            | (bwd::<WHITE>(opp, 5) & bwd::<WHITE>(empty, 10));
+        let (j4, j5) = Self::forward_jumps::<WHITE>(opp, empty);
         if kings == 0 {
             // Most positions of a game have no kings yet.
-            return me & fwd_ok;
+            return me & (j4 | j5);
         }
-        let bwd_ok = (fwd::<WHITE>(opp, 4) & fwd::<WHITE>(empty, 8))
-            | (fwd::<WHITE>(opp, 5) & fwd::<WHITE>(empty, 10));
-        (me & fwd_ok) | (kings & bwd_ok)
+        let (b4, b5) = Self::backward_jumps::<WHITE>(opp, empty);
+        (me & (j4 | j5)) | (kings & (b4 | b5))
     }
 
     /// Number of legal moves for `WHITE` to move (each jump path counted once).
     #[inline(always)]
     fn count_moves<const WHITE: bool>(&self) -> u32 {
         let (me, opp, empty, kings) = self.sides::<WHITE>();
-        let mut jumpers = self.jumpers::<WHITE>();
+        let (j4, j5) = Self::forward_jumps::<WHITE>(opp, empty);
+        let mut jumpers = me & (j4 | j5);
+        if kings != 0 {
+            let (b4, b5) = Self::backward_jumps::<WHITE>(opp, empty);
+            jumpers |= kings & (b4 | b5);
+        }
         if jumpers == 0 {
             let n = (fwd::<WHITE>(me, 4) & empty).count_ones()
                 + (fwd::<WHITE>(me, 5) & empty).count_ones();
@@ -236,12 +257,12 @@ impl Position {
         while jumpers != 0 {
             let bit = jumpers & jumpers.wrapping_neg();
             jumpers ^= bit;
-            // The mover's origin is empty during its own jumps (a king may pass it again);
-            // captured pieces stay on the board until the move ends.
             n += if kings & bit != 0 {
+                // The mover's origin is empty during its own jumps (a king may pass it
+                // again); captured pieces stay on the board until the move ends.
                 count_king(bit, opp, empty | bit)
             } else {
-                count_man::<WHITE>(bit, opp, empty)
+                count_man::<WHITE>(bit, j4, j5)
             };
         }
         n
@@ -344,20 +365,20 @@ impl Position {
     }
 }
 
-/// Counts the jump paths of a man of colour `WHITE` that stands on `cur` (one bit) after
-/// at least one jump, or that is known to have a jump. `opp` holds the enemies not yet taken.
-/// A man reaching its crowning row has no forward jump left, so its move ends there, as the
-/// rules require.
+/// Counts the jump paths of a man of colour `WHITE` on `cur` (one bit), given the squares
+/// from which each forward jump is open (`j4`, `j5`, see [`Position::forward_jumps`]).
+///
+/// Those sets need no updating along the path: a man climbs two ranks per jump, so it never
+/// meets a piece it has already taken nor its own origin again. A man reaching its crowning
+/// row has no forward jump left, so its move ends there, as the rules require.
 #[inline]
-fn count_man<const WHITE: bool>(cur: u64, opp: u64, empty: u64) -> u32 {
+fn count_man<const WHITE: bool>(cur: u64, j4: u64, j5: u64) -> u32 {
     let mut n = 0;
-    let o = fwd::<WHITE>(cur, 4);
-    if o & opp != 0 && fwd::<WHITE>(cur, 8) & empty != 0 {
-        n += count_man::<WHITE>(fwd::<WHITE>(cur, 8), opp ^ o, empty);
+    if cur & j4 != 0 {
+        n += count_man::<WHITE>(fwd::<WHITE>(cur, 8), j4, j5);
     }
-    let o = fwd::<WHITE>(cur, 5);
-    if o & opp != 0 && fwd::<WHITE>(cur, 10) & empty != 0 {
-        n += count_man::<WHITE>(fwd::<WHITE>(cur, 10), opp ^ o, empty);
+    if cur & j5 != 0 {
+        n += count_man::<WHITE>(fwd::<WHITE>(cur, 10), j4, j5);
     }
     n.max(1)
 }
