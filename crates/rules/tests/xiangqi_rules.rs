@@ -221,19 +221,52 @@ fn bad_fens_are_refused_with_the_right_error() {
     let kind = |e: &FenError| matches!(e, S(_));
     let cases: &[(&str, bool)] = &[
         ("", true),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w - - 0 1", true),
-        ("rnbakabnr1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", true),
-        ("rnbakabn/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", true),
-        ("rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", true),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1", true),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR", true),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1", true),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 z", true),
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1", true),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9 w - - 0 1",
+            true,
+        ),
+        (
+            "rnbakabnr1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            true,
+        ),
+        (
+            "rnbakabn/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            true,
+        ),
+        (
+            "rnbakabnx/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            true,
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1",
+            true,
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR",
+            true,
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1",
+            true,
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 z",
+            true,
+        ),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w KQ - 0 1",
+            true,
+        ),
         // No Red General.
-        ("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1", false),
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1",
+            false,
+        ),
         // Two Black Generals.
-        ("rnbkkabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", false),
+        (
+            "rnbkkabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            false,
+        ),
         // General outside its palace.
         ("4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1", false),
         // Advisor off its five points.
@@ -272,8 +305,10 @@ fn fen_errors_say_what_is_wrong() {
         Ok(_) => panic!("accepted {fen}"),
     };
     assert!(msg("4k4/9/9/9/9/9/9/9/9/K8 w - - 0 1").contains("General"));
-    assert!(msg("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1")
-        .contains("no General"));
+    assert!(
+        msg("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1")
+            .contains("no General")
+    );
     assert!(msg("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1").contains("face"));
     assert!(msg("4k4/4R4/9/9/9/9/9/9/9/3K5 w - - 0 1").contains("check"));
     assert!(msg("4k4/9/9/9/9/9/9/9/RRR6/3K5 w - - 0 1").contains("Chariot"));
@@ -290,11 +325,19 @@ fn uci_moves_parse_and_print_as_fairy_stockfish_writes_them() {
     let m = black.parse_uci("a10a9").unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((m.from(), m.to()), (sq("a10"), sq("a9")));
     assert_eq!(black.uci(m), "a10a9");
-    for bad in ["", "h3", "h3e", "h3e33", "j3e3", "h0e3", "h11e3", "h3e3 ", "e3h3x"] {
-        assert!(matches!(p.parse_uci(bad), Err(MoveError::Syntax(_))), "{bad:?}");
+    for bad in [
+        "", "h3", "h3e", "h3e33", "j3e3", "h0e3", "h11e3", "h3e3 ", "e3h3x",
+    ] {
+        assert!(
+            matches!(p.parse_uci(bad), Err(MoveError::Syntax(_))),
+            "{bad:?}"
+        );
     }
     for illegal in ["h3h9", "e1e3", "a1b1", "a10a9"] {
-        assert!(matches!(p.parse_uci(illegal), Err(MoveError::Illegal(_))), "{illegal}");
+        assert!(
+            matches!(p.parse_uci(illegal), Err(MoveError::Illegal(_))),
+            "{illegal}"
+        );
     }
 }
 

@@ -505,8 +505,7 @@ impl crate::Position for Position {
     }
 
     fn is_zeroing(&self, m: Move) -> bool {
-        self.is_capture(m)
-            || self.board[m.from().index()] & 7 == code(0, Role::Soldier)
+        self.is_capture(m) || self.board[m.from().index()] & 7 == code(0, Role::Soldier)
     }
 
     fn parse_uci(&self, s: &str) -> Result<Move, MoveError> {

@@ -228,7 +228,8 @@ pub(crate) const fn reachable(color: usize, role: usize, f: i32, r: i32) -> bool
         0 => f >= 3 && f <= 5 && rr <= 2,
         1 => (f == 3 || f == 5) && (rr == 0 || rr == 2) || (f == 4 && rr == 1),
         2 => {
-            ((f == 2 || f == 6) && (rr == 0 || rr == 4)) || ((f == 0 || f == 4 || f == 8) && rr == 2)
+            ((f == 2 || f == 6) && (rr == 0 || rr == 4))
+                || ((f == 0 || f == 4 || f == 8) && rr == 2)
         }
         6 => rr >= 5 || ((rr == 3 || rr == 4) && f % 2 == 0),
         _ => true,
