@@ -32,7 +32,7 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use position::Position;
+pub use position::{Position, START_FEN};
 pub use square::Square;
 
 use crate::Side;

@@ -272,7 +272,8 @@ impl Position {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             let piece = board[from as usize];
-            let role = (piece & 7) - 1;
+            // wrapping: an empty point here only after a garbage `play_unchecked`.
+            let role = (piece & 7).wrapping_sub(1);
             match role {
                 0 | 1 | 6 => {
                     let steps: &Steps = match role {
@@ -373,7 +374,7 @@ impl Position {
         for ray in RAYS[g as usize] {
             let mut on_ray = ray & enemies;
             while on_ray != 0 {
-                let role = (self.board[on_ray.trailing_zeros() as usize] & 7) - 1;
+                let role = (self.board[on_ray.trailing_zeros() as usize] & 7).wrapping_sub(1);
                 // General (flying), Chariot or Cannon.
                 if role == 0 || role == 4 || role == 5 {
                     rays |= ray;
