@@ -14,7 +14,7 @@ use crate::{MoveError, MoveList, Position as _};
 
 /// Writes a move in UCI: origin then target point.
 pub(super) fn uci(m: Move) -> String {
-    format!("{}{}", m.from(), m.to())
+    m.to_string()
 }
 
 /// Reads a UCI move and resolves it against the legal moves of `pos`.
