@@ -1,1 +1,2 @@
 //! Game records: placeholder until the crate lands.
+pub mod clock;
