@@ -510,11 +510,8 @@ impl Clock {
             player.main_ms -= spent_ms;
         } else {
             let over = spent_ms - player.main_ms;
-            let lost = if period_ms == 0 {
-                u64::MAX
-            } else {
-                over / period_ms
-            };
+            // No periods of any length: everything is lost.
+            let lost = over.checked_div(period_ms).unwrap_or(u64::MAX);
             if lost >= u64::from(player.periods) {
                 self.fall(side);
                 return Ok(Press::Flagged(side));
@@ -791,7 +788,10 @@ mod tests {
         quota.lag.quota_init_ms = quota.lag.quota_max_ms + 1;
         assert_eq!(quota.validate(), Err(ClockConfigError::QuotaAboveMax));
         // Byo-yomi only, or main time only (sudden death), are fine.
-        assert_eq!(ClockConfig::with_default_lag(0, 5, 10 * S).validate(), Ok(()));
+        assert_eq!(
+            ClockConfig::with_default_lag(0, 5, 10 * S).validate(),
+            Ok(())
+        );
         assert_eq!(ClockConfig::with_default_lag(MIN, 0, 0).validate(), Ok(()));
     }
 
@@ -859,7 +859,9 @@ mod tests {
         // Main time gone, then 29.999 s into the first period.
         let after = moved(clock.press(Timestamp(5 * MIN + 30 * S - 1), 0));
         assert_eq!((after.main_ms, after.periods), (0, 3));
-        clock.press(Timestamp(5 * MIN + 31 * S), 0).expect("in time");
+        clock
+            .press(Timestamp(5 * MIN + 31 * S), 0)
+            .expect("in time");
         let left = clock.remaining(Side::First, Timestamp(5 * MIN + 31 * S));
         assert_eq!((left.periods, left.period_ms), (3, 30 * S));
     }
@@ -902,7 +904,9 @@ mod tests {
         assert_eq!(clock.flagged_side(), Some(Side::First));
         assert!(!clock.is_running());
         assert_eq!(
-            clock.remaining(Side::First, Timestamp(budget)).total_ms(clock.config()),
+            clock
+                .remaining(Side::First, Timestamp(budget))
+                .total_ms(clock.config()),
             0
         );
     }
@@ -922,7 +926,10 @@ mod tests {
         };
         let mut clock = started(config);
         assert_eq!(clock.flagged(Timestamp(MIN - 1)), None);
-        assert_eq!(clock.press(Timestamp(MIN), 0), Ok(Press::Flagged(Side::First)));
+        assert_eq!(
+            clock.press(Timestamp(MIN), 0),
+            Ok(Press::Flagged(Side::First))
+        );
     }
 
     #[test]
@@ -1067,7 +1074,9 @@ mod tests {
         assert_eq!(clock.flag_deadline(), None);
         clock.resume(Timestamp(10 * MIN));
         assert_eq!(
-            clock.remaining(Side::First, Timestamp(10 * MIN + 5 * S)).main_ms,
+            clock
+                .remaining(Side::First, Timestamp(10 * MIN + 5 * S))
+                .main_ms,
             5 * MIN - 15 * S
         );
         let after = moved(clock.press(Timestamp(10 * MIN + 5 * S), 0));
@@ -1128,10 +1137,7 @@ mod tests {
     #[test]
     fn bad_state_texts_are_refused() {
         let good = Clock::new(exact()).state(Timestamp(0)).encode();
-        assert_eq!(
-            ClockState::decode(""),
-            Err(ClockStateError::Missing("v"))
-        );
+        assert_eq!(ClockState::decode(""), Err(ClockStateError::Missing("v")));
         assert!(matches!(
             ClockState::decode(&good.replace("v=1", "v=9")),
             Err(ClockStateError::Version(_))

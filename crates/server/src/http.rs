@@ -32,7 +32,10 @@ pub const MAX_BODY_BYTES: usize = 16 * 1024;
 pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
     let api = Router::new()
         .route("/health", get(health))
-        .route("/session", axum::routing::post(create_session).delete(end_session))
+        .route(
+            "/session",
+            axum::routing::post(create_session).delete(end_session),
+        )
         .route("/me", get(me).patch(rename))
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
@@ -41,9 +44,8 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
         .route("/ws/lobby", get(ws::lobby))
         .route("/ws/game/{id}", get(ws::game));
     let app = match static_dir {
-        Some(dir) => app.fallback_service(
-            ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))),
-        ),
+        Some(dir) => app
+            .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
         None => app.fallback(api_not_found),
     };
     app.layer(
@@ -147,5 +149,7 @@ async fn rename(
     JsonBody(body): JsonBody<NicknameBody>,
 ) -> Result<Json<PlayerView>, ApiError> {
     let name = nickname::validate(&body.nickname)?;
-    Ok(Json(state.store.rename_player(player.id, &name).await?.into()))
+    Ok(Json(
+        state.store.rename_player(player.id, &name).await?.into(),
+    ))
 }

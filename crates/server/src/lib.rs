@@ -77,7 +77,10 @@ impl Server {
 
     /// Waits until the server stops by itself (an I/O error) or `signal` completes, then
     /// shuts down.
-    pub async fn run_until(mut self, signal: impl std::future::Future<Output = ()>) -> anyhow::Result<()> {
+    pub async fn run_until(
+        mut self,
+        signal: impl std::future::Future<Output = ()>,
+    ) -> anyhow::Result<()> {
         tokio::select! {
             () = signal => {
                 tracing::info!("shutting down");

@@ -112,7 +112,15 @@ mod tests {
     #[test]
     fn names_in_any_script_are_fine() {
         for name in [
-            "somchai", "สมชาย", "น้องเมย์", "राहुल", "प्रिया_99", "王小明", "김민준", "Ана-Мария", "x9",
+            "somchai",
+            "สมชาย",
+            "น้องเมย์",
+            "राहुल",
+            "प्रिया_99",
+            "王小明",
+            "김민준",
+            "Ана-Мария",
+            "x9",
             "user_name-1",
         ] {
             assert_eq!(validate(name).as_deref(), Ok(name), "{name}");
@@ -157,7 +165,9 @@ mod tests {
 
     #[test]
     fn reserved_words_are_refused_in_any_case_or_spelling() {
-        for name in ["admin", "ADMIN", "Ad_min", "ttakji", "TTAKJI", "ai", "A-I", "system"] {
+        for name in [
+            "admin", "ADMIN", "Ad_min", "ttakji", "TTAKJI", "ai", "A-I", "system",
+        ] {
             assert_eq!(validate(name), Err(NicknameError::Reserved), "{name}");
         }
         assert!(validate("aiko").is_ok());

@@ -103,10 +103,7 @@ pub async fn player_from_headers(
     headers: &HeaderMap,
 ) -> Result<Option<Player>, ApiError> {
     let jar = SignedCookieJar::from_headers(headers, key.clone());
-    let Some(id) = jar
-        .get(COOKIE)
-        .and_then(|c| c.value().parse::<i64>().ok())
-    else {
+    let Some(id) = jar.get(COOKIE).and_then(|c| c.value().parse::<i64>().ok()) else {
         return Ok(None);
     };
     Ok(store.player(PlayerId(id)).await?)

@@ -149,7 +149,9 @@ async fn read_loop(mut socket: WebSocket, state: AppState) {
             Some(Err(e)) => {
                 // Oversized frames, protocol violations, dropped connections.
                 tracing::info!(error = %e, "socket closed on error");
-                let _ = socket.send(close(close_code::SIZE, "message too big or malformed")).await;
+                let _ = socket
+                    .send(close(close_code::SIZE, "message too big or malformed"))
+                    .await;
                 return;
             }
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,

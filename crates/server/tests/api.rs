@@ -66,7 +66,9 @@ async fn sign_in(client: &Client, server: &Server, nickname: &str) -> reqwest::R
 #[tokio::test]
 async fn health_answers_with_the_database_state() {
     let (server, _dir) = server().await;
-    let resp = reqwest::get(url(&server, "/api/health")).await.expect("get");
+    let resp = reqwest::get(url(&server, "/api/health"))
+        .await
+        .expect("get");
     assert_eq!(resp.status(), StatusCode::OK);
     let body = json_of(resp).await;
     assert_eq!(body["ok"], true);
@@ -95,7 +97,11 @@ async fn a_guest_gets_a_session_that_the_same_browser_keeps() {
     assert_eq!(me["nickname"], "สมชาย");
 
     for _ in 0..2 {
-        let resp = client.get(url(&server, "/api/me")).send().await.expect("me");
+        let resp = client
+            .get(url(&server, "/api/me"))
+            .send()
+            .await
+            .expect("me");
         assert_eq!(resp.status(), StatusCode::OK);
         assert_eq!(json_of(resp).await, me);
     }
@@ -115,7 +121,11 @@ async fn a_guest_gets_a_session_that_the_same_browser_keeps() {
         .await
         .expect("rename");
     assert_eq!(bad.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let resp = client.get(url(&server, "/api/me")).send().await.expect("me");
+    let resp = client
+        .get(url(&server, "/api/me"))
+        .send()
+        .await
+        .expect("me");
     assert_eq!(json_of(resp).await["nickname"], "राहुल");
 
     let out = client
@@ -124,7 +134,11 @@ async fn a_guest_gets_a_session_that_the_same_browser_keeps() {
         .await
         .expect("sign out");
     assert_eq!(out.status(), StatusCode::NO_CONTENT);
-    let resp = client.get(url(&server, "/api/me")).send().await.expect("me");
+    let resp = client
+        .get(url(&server, "/api/me"))
+        .send()
+        .await
+        .expect("me");
     assert_eq!(resp.status(), StatusCode::UNAUTHORIZED);
     server.shutdown().await.expect("clean shutdown");
 }
@@ -134,14 +148,28 @@ async fn bad_nicknames_get_a_json_error_and_nothing_is_stored() {
     let (server, _dir) = server().await;
     let client = browser();
     for bad in [
-        "", " ", "a", "ab cd", "a".repeat(21).as_str(), "admin", "TTAKJI", "ai", "System",
-        "_x", "dot.name", "<b>hi</b>", "emoji😀",
+        "",
+        " ",
+        "a",
+        "ab cd",
+        "a".repeat(21).as_str(),
+        "admin",
+        "TTAKJI",
+        "ai",
+        "System",
+        "_x",
+        "dot.name",
+        "<b>hi</b>",
+        "emoji😀",
     ] {
         let resp = sign_in(&client, &server, bad).await;
         assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad:?}");
         assert!(resp.headers().get(header::SET_COOKIE).is_none());
         let body = json_of(resp).await;
-        assert!(body["error"].as_str().is_some_and(|e| !e.is_empty()), "{body}");
+        assert!(
+            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{body}"
+        );
     }
     // Bodies that are not the expected JSON.
     for (body, content_type) in [
@@ -220,7 +248,10 @@ async fn forged_or_tampered_cookies_are_refused() {
         format!("ttakji_session={signature}2"),
         "ttakji_session=2".to_owned(),
         format!("ttakji_session=x{value}"),
-        format!("ttakji_session={}", value.replace(|c: char| c.is_ascii_digit(), "0")),
+        format!(
+            "ttakji_session={}",
+            value.replace(|c: char| c.is_ascii_digit(), "0")
+        ),
         "ttakji_session=".to_owned(),
     ] {
         let resp = me(forged.clone()).await.expect("me");
@@ -233,7 +264,9 @@ async fn forged_or_tampered_cookies_are_refused() {
 #[tokio::test]
 async fn sessions_survive_a_restart() {
     let dir = tempfile::tempdir().expect("dir");
-    let server = ttakji_server::start(opt_in(dir.path())).await.expect("start");
+    let server = ttakji_server::start(opt_in(dir.path()))
+        .await
+        .expect("start");
     let client = browser();
     let first = sign_in(&client, &server, "alice").await;
     let set = first
@@ -246,7 +279,9 @@ async fn sessions_survive_a_restart() {
         .expect("pair")
         .to_owned();
     server.shutdown().await.expect("stop");
-    let server = ttakji_server::start(opt_in(dir.path())).await.expect("restart");
+    let server = ttakji_server::start(opt_in(dir.path()))
+        .await
+        .expect("restart");
     let resp = Client::new()
         .get(url(&server, "/api/me"))
         .header(header::COOKIE, set)
@@ -261,7 +296,9 @@ async fn sessions_survive_a_restart() {
 #[tokio::test]
 async fn unknown_api_routes_answer_json_404() {
     let (server, _dir) = server().await;
-    let resp = reqwest::get(url(&server, "/api/nothing")).await.expect("get");
+    let resp = reqwest::get(url(&server, "/api/nothing"))
+        .await
+        .expect("get");
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
     assert!(json_of(resp).await["error"].is_string());
     let resp = reqwest::get(url(&server, "/elsewhere")).await.expect("get");
@@ -274,7 +311,11 @@ async fn the_web_client_is_served_with_an_index_fallback() {
     let dir = tempfile::tempdir().expect("dir");
     let web = dir.path().join("web");
     std::fs::create_dir(&web).expect("mkdir");
-    std::fs::write(web.join("index.html"), "<!doctype html><title>Ttakji</title>").expect("w");
+    std::fs::write(
+        web.join("index.html"),
+        "<!doctype html><title>Ttakji</title>",
+    )
+    .expect("w");
     std::fs::write(web.join("app.js"), "console.log(1)").expect("w");
     let mut opt = opt_in(dir.path());
     opt.static_dir = Some(web);
@@ -288,7 +329,9 @@ async fn the_web_client_is_served_with_an_index_fallback() {
         assert!(page.text().await.expect("text").contains("Ttakji"));
     }
     // The API still answers JSON.
-    let resp = reqwest::get(url(&server, "/api/nothing")).await.expect("get");
+    let resp = reqwest::get(url(&server, "/api/nothing"))
+        .await
+        .expect("get");
     assert_eq!(resp.status(), StatusCode::NOT_FOUND);
     server.shutdown().await.expect("clean shutdown");
 }
@@ -343,7 +386,10 @@ async fn malformed_socket_messages_get_errors_and_the_socket_stays_usable() {
     );
     // A lobby socket works without a session too.
     let mut lobby = socket(&server, "/ws/lobby").await;
-    lobby.send(Message::text(r#"{"t":"ping"}"#)).await.expect("send");
+    lobby
+        .send(Message::text(r#"{"t":"ping"}"#))
+        .await
+        .expect("send");
     assert_eq!(next_json(&mut lobby).await, json!({ "t": "pong" }));
     server.shutdown().await.expect("clean shutdown");
 }
@@ -397,7 +443,9 @@ async fn game_sockets_need_a_well_formed_game_id() {
 async fn shutdown_closes_open_sockets_with_restart_code() {
     let (server, _dir) = server().await;
     let mut ws = socket(&server, "/ws/lobby").await;
-    ws.send(Message::text(r#"{"t":"ping"}"#)).await.expect("send");
+    ws.send(Message::text(r#"{"t":"ping"}"#))
+        .await
+        .expect("send");
     next_json(&mut ws).await;
     let stopping = tokio::spawn(server.shutdown());
     let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())

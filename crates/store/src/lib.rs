@@ -27,8 +27,8 @@ use std::{sync::Arc, time::SystemTime};
 
 use async_trait::async_trait;
 pub use model::{
-    ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation, InvitationToken, Mode, MoveRecord,
-    NewGame, NewMove, Player, PlayerId, UnixMillis, INVITATION_LIFETIME_MS,
+    ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation, InvitationToken, Mode,
+    MoveRecord, NewGame, NewMove, Player, PlayerId, UnixMillis, INVITATION_LIFETIME_MS,
 };
 pub use sql::{SqlStore, StoreOptions};
 pub use ttakji_rules::{Side, Variant};
@@ -168,7 +168,9 @@ pub trait Store: Send + Sync + 'static {
 /// Opens the store a URL names (`sqlite://…` or `postgres://…`), creating a SQLite file if
 /// needed and applying migrations.
 pub async fn connect(url: &str) -> Result<Arc<dyn Store>> {
-    Ok(Arc::new(SqlStore::connect(url, &StoreOptions::default()).await?))
+    Ok(Arc::new(
+        SqlStore::connect(url, &StoreOptions::default()).await?,
+    ))
 }
 
 /// The current wall-clock time in Unix milliseconds.

@@ -91,8 +91,7 @@ macro_rules! game_from_row {
         let finished: Option<i64> = row.try_get("finished_at")?;
         Game {
             id: GameId(row.try_get("id")?),
-            variant: Variant::from_str(&variant)
-                .map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            variant: Variant::from_str(&variant).map_err(|e| StoreError::Corrupt(e.to_string()))?,
             mode: mode.parse()?,
             ai_level: row.try_get("ai_level")?,
             first_player: first.map(PlayerId),
@@ -187,7 +186,10 @@ impl SqlStore {
             let connect = PgConnectOptions::from_str(url)?;
             let mut pool_options = PgPoolOptions::new().max_connections(options.max_connections);
             if let Some(schema) = &options.pg_schema {
-                if !schema.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                if !schema
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
                     return Err(StoreError::BadUrl(format!("bad schema name {schema:?}")));
                 }
                 let setup = PgPoolOptions::new()
@@ -497,7 +499,9 @@ impl Store for SqlStore {
 
     async fn finish_game(&self, id: &GameId, end: &GameEnd) -> Result<()> {
         if !end.status.is_over() {
-            return Err(StoreError::Conflict("a finished game must be finished or aborted"));
+            return Err(StoreError::Conflict(
+                "a finished game must be finished or aborted",
+            ));
         }
         let changed = on_pool!(self, pool => {
             sqlx::query(

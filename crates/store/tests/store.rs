@@ -45,7 +45,10 @@ where
         }
         Err(e) => {
             if std::env::var_os("TTAKJI_REQUIRE_PG").is_some() {
-                panic!("PostgreSQL unreachable at {} and TTAKJI_REQUIRE_PG is set: {e}", pg_url());
+                panic!(
+                    "PostgreSQL unreachable at {} and TTAKJI_REQUIRE_PG is set: {e}",
+                    pg_url()
+                );
             }
             eprintln!(
                 "\n!!!!! SKIPPING the PostgreSQL half of {name}: {} unreachable ({e}) !!!!!\n",
@@ -147,7 +150,10 @@ async fn games_round_trip_every_field() {
         assert_eq!(g.clock, new.clock);
         assert_eq!(g.clock_state, new.clock_state);
         assert_eq!(g.status, GameStatus::Waiting);
-        assert_eq!((g.result.clone(), g.reason.clone(), g.finished_at), (None, None, None));
+        assert_eq!(
+            (g.result.clone(), g.reason.clone(), g.finished_at),
+            (None, None, None)
+        );
         assert_eq!(s.game(&g.id).await.expect("get"), Some(g.clone()));
         assert_eq!(s.game(&GameId("nothere".into())).await.expect("get"), None);
 
@@ -180,7 +186,9 @@ async fn a_free_seat_is_taken_once() {
         let b = s.create_player("bob").await.expect("b");
         let c = s.create_player("carol").await.expect("c");
         let g = s.create_game(&friend_game(a.id)).await.expect("game");
-        s.seat_player(&g.id, Side::Second, b.id).await.expect("seat");
+        s.seat_player(&g.id, Side::Second, b.id)
+            .await
+            .expect("seat");
         assert!(matches!(
             s.seat_player(&g.id, Side::Second, c.id).await,
             Err(StoreError::Conflict(_))
@@ -190,7 +198,8 @@ async fn a_free_seat_is_taken_once() {
             Err(StoreError::Conflict(_))
         ));
         assert!(matches!(
-            s.seat_player(&GameId("nothere".into()), Side::First, c.id).await,
+            s.seat_player(&GameId("nothere".into()), Side::First, c.id)
+                .await,
             Err(StoreError::NotFound("game"))
         ));
         s.set_status(&g.id, GameStatus::Playing).expect_ok().await;
@@ -224,7 +233,10 @@ async fn moves_are_appended_in_order_with_the_clock() {
         }
         let moves = s.moves(&g.id).await.expect("moves");
         assert_eq!(
-            moves.iter().map(|m| (m.ply, m.mv.as_str())).collect::<Vec<_>>(),
+            moves
+                .iter()
+                .map(|m| (m.ply, m.mv.as_str()))
+                .collect::<Vec<_>>(),
             [(1, "e3e4"), (2, "d6d5"), (3, "e4d5")]
         );
         assert_eq!(moves[1].spent_ms, Some(2000));
@@ -244,7 +256,8 @@ async fn moves_are_appended_in_order_with_the_clock() {
         let game = s.game(&g.id).await.expect("get").expect("some");
         assert_eq!(game.clock_state.as_deref(), Some("paused"));
         assert!(matches!(
-            s.append_move(&GameId("nothere".into()), &mv(1, "a3a4")).await,
+            s.append_move(&GameId("nothere".into()), &mv(1, "a3a4"))
+                .await,
             Err(StoreError::NotFound("game"))
         ));
     })
@@ -306,7 +319,9 @@ async fn unfinished_games_are_listed_for_recovery() {
             .await
             .expect("g2");
         let over = s.create_game(&friend_game(a.id)).await.expect("g3");
-        s.finish_game(&over.id, &end("1/2-1/2", "agreement", 5)).expect_ok().await;
+        s.finish_game(&over.id, &end("1/2-1/2", "agreement", 5))
+            .expect_ok()
+            .await;
         let aborted = s.create_game(&friend_game(a.id)).await.expect("g4");
         let abort = GameEnd {
             status: GameStatus::Aborted,
@@ -351,7 +366,9 @@ async fn finished_games_are_listed_per_player_newest_first() {
                 .await
                 .expect("game");
             let at = 1_000 * (i as i64 + 1);
-            s.finish_game(&g.id, &end("1-0", "checkmate", at)).expect_ok().await;
+            s.finish_game(&g.id, &end("1-0", "checkmate", at))
+                .expect_ok()
+                .await;
             ids.push(g.id);
         }
         // A game still being played is not listed.
@@ -368,8 +385,15 @@ async fn finished_games_are_listed_per_player_newest_first() {
             .finished_games(a.id, 2, page.last().and_then(|g| g.finished_at))
             .await
             .expect("page 2");
-        assert_eq!(next.iter().map(|g| g.id.clone()).collect::<Vec<_>>(), [ids[0].clone()]);
-        assert!(s.finished_games(PlayerId(-1), 10, None).await.expect("none").is_empty());
+        assert_eq!(
+            next.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
+            [ids[0].clone()]
+        );
+        assert!(s
+            .finished_games(PlayerId(-1), 10, None)
+            .await
+            .expect("none")
+            .is_empty());
     })
     .await;
 }
@@ -388,7 +412,10 @@ async fn invitations_open_a_game_once_within_a_day() {
         assert_eq!(inv.creator, a.id);
         assert_eq!(inv.expires_at, UnixMillis(now.0 + INVITATION_LIFETIME_MS));
         assert_eq!(inv.consumed_at, None);
-        assert_eq!(s.invitation(token.as_str()).await.expect("get"), Some(inv.clone()));
+        assert_eq!(
+            s.invitation(token.as_str()).await.expect("get"),
+            Some(inv.clone())
+        );
         assert_eq!(s.invitation("not-a-token").await.expect("get"), None);
 
         let used = s
@@ -398,7 +425,8 @@ async fn invitations_open_a_game_once_within_a_day() {
         assert_eq!(used.consumed_by, Some(b.id));
         assert_eq!(used.consumed_at, Some(UnixMillis(now.0 + 1_000)));
         assert!(matches!(
-            s.consume_invitation(token.as_str(), c.id, UnixMillis(now.0 + 2_000)).await,
+            s.consume_invitation(token.as_str(), c.id, UnixMillis(now.0 + 2_000))
+                .await,
             Err(StoreError::ConsumedInvitation)
         ));
         assert!(matches!(
@@ -406,7 +434,10 @@ async fn invitations_open_a_game_once_within_a_day() {
             Err(StoreError::UnknownInvitation)
         ));
 
-        let (late, _) = s.create_invitation(&g.id, a.id, now).await.expect("invite 2");
+        let (late, _) = s
+            .create_invitation(&g.id, a.id, now)
+            .await
+            .expect("invite 2");
         let expiry = UnixMillis(now.0 + INVITATION_LIFETIME_MS);
         assert!(matches!(
             s.consume_invitation(late.as_str(), c.id, expiry).await,
@@ -433,7 +464,9 @@ async fn of_two_racing_guests_exactly_one_uses_an_invitation() {
             let token = token.as_str().to_owned();
             tasks.push(tokio::spawn(async move {
                 let p = s.create_player(&format!("guest{i}")).await.expect("p");
-                s.consume_invitation(&token, p.id, UnixMillis(2_000)).await.is_ok()
+                s.consume_invitation(&token, p.id, UnixMillis(2_000))
+                    .await
+                    .is_ok()
             }));
         }
         let mut wins = 0;
@@ -452,14 +485,18 @@ async fn a_move_survives_reopening_the_database_and_migrations_run_once() {
     let dir = tempfile::tempdir().expect("temp dir");
     let url = format!("sqlite://{}", dir.path().join("t.db").display());
     let id = {
-        let s = SqlStore::connect(&url, &StoreOptions::default()).await.expect("open");
+        let s = SqlStore::connect(&url, &StoreOptions::default())
+            .await
+            .expect("open");
         let a = s.create_player("alice").await.expect("a");
         let g = s.create_game(&friend_game(a.id)).await.expect("game");
         s.append_move(&g.id, &mv(1, "e3e4")).expect_ok().await;
         // No close: the process could die here.
         g.id
     };
-    let s = SqlStore::connect(&url, &StoreOptions::default()).await.expect("reopen");
+    let s = SqlStore::connect(&url, &StoreOptions::default())
+        .await
+        .expect("reopen");
     assert_eq!(s.moves(&id).await.expect("moves").len(), 1);
     assert_eq!(s.unfinished_games().await.expect("list").len(), 1);
 }
@@ -470,7 +507,9 @@ async fn connect_picks_the_backend_from_the_url() {
         ttakji_store::connect("mysql://localhost/x").await,
         Err(StoreError::BadUrl(_))
     ));
-    let memory = ttakji_store::connect("sqlite::memory:").await.expect("memory");
+    let memory = ttakji_store::connect("sqlite::memory:")
+        .await
+        .expect("memory");
     assert_eq!(memory.backend(), Backend::Sqlite);
     memory.create_player("alice").await.expect("works");
 }
