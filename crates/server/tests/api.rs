@@ -415,9 +415,7 @@ async fn oversized_frames_close_the_socket_and_the_server_lives_on() {
             Some(Err(_)) | None => break,
         }
     }
-    if let Some(code) = closed_with {
-        assert_eq!(code, CloseCode::Size);
-    }
+    assert_eq!(closed_with, Some(CloseCode::Size), "closed with 1009");
     // Just under the limit is fine.
     let mut ws = socket(&server, "/ws/lobby").await;
     let fits = format!(r#"{{"t":"ping","d":"{}"}}"#, "x".repeat(15 * 1024));
