@@ -460,3 +460,23 @@ async fn shutdown_closes_open_sockets_with_restart_code() {
         .expect("task")
         .expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn health_reports_a_database_that_is_gone() {
+    let (server, _dir) = server().await;
+    server.store().close().await;
+    let resp = reqwest::get(url(&server, "/api/health"))
+        .await
+        .expect("get");
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let body = json_of(resp).await;
+    assert_eq!(
+        (body["ok"].clone(), body["db"].clone()),
+        (json!(false), json!("error"))
+    );
+    // Requests that need the database fail with a JSON 503, not a panic.
+    let resp = sign_in(&browser(), &server, "alice").await;
+    assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(json_of(resp).await["error"], "storage unavailable");
+    server.shutdown().await.expect("clean shutdown");
+}
