@@ -19,6 +19,7 @@
 //! ```
 
 mod any;
+pub mod clock;
 mod checkers;
 mod makruk;
 mod outcome;
