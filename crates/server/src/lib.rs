@@ -134,6 +134,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
 pub async fn run(opt: Opt) -> anyhow::Result<()> {
     init_tracing(&opt.log);
     let server = start(opt).await?;
+    println!("Ttakji is running at http://{}/", server.addr());
     server.run_until(shutdown_signal()).await
 }
 
