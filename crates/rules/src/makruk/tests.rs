@@ -75,37 +75,145 @@ fn bad_fens_are_refused_with_the_right_kind() {
     };
     let cases: &[(&str, &str, &str)] = &[
         ("", "syntax", "empty"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8 w - - 0 1", "syntax", "7 ranks"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR/8 w - - 0 1", "syntax", "9 ranks"),
-        ("rnsmksnr/9/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "syntax", "9 files"),
-        ("rnsmksnr/7/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "syntax", "7 files"),
-        ("rnsmksnrr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "syntax", "9 pieces"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNQ w - - 0 1", "syntax", "queen"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSN0 w - - 0 1", "syntax", "zero"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR x - - 0 1", "syntax", "side"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w KQkq - 0 1", "syntax", "castling"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - e3 0 1", "syntax", "ep"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - x 1", "syntax", "halfmove"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - -1 1", "syntax", "negative"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 99999999999", "syntax", "overflow"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 x", "syntax", "extra field"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSK~MSNR w - - 0 1", "syntax", "K~"),
-        ("rnsm1snr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1", "impossible", "no black Khun"),
-        ("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKKSNR w - - 0 1", "impossible", "two Khuns"),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8 w - - 0 1",
+            "syntax",
+            "7 ranks",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR/8 w - - 0 1",
+            "syntax",
+            "9 ranks",
+        ),
+        (
+            "rnsmksnr/9/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+            "syntax",
+            "9 files",
+        ),
+        (
+            "rnsmksnr/7/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+            "syntax",
+            "7 files",
+        ),
+        (
+            "rnsmksnrr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+            "syntax",
+            "9 pieces",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNQ w - - 0 1",
+            "syntax",
+            "queen",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSN0 w - - 0 1",
+            "syntax",
+            "zero",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR x - - 0 1",
+            "syntax",
+            "side",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w KQkq - 0 1",
+            "syntax",
+            "castling",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - e3 0 1",
+            "syntax",
+            "ep",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - x 1",
+            "syntax",
+            "halfmove",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - -1 1",
+            "syntax",
+            "negative",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 99999999999",
+            "syntax",
+            "overflow",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1 x",
+            "syntax",
+            "extra field",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSK~MSNR w - - 0 1",
+            "syntax",
+            "K~",
+        ),
+        (
+            "rnsm1snr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1",
+            "impossible",
+            "no black Khun",
+        ),
+        (
+            "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKKSNR w - - 0 1",
+            "impossible",
+            "two Khuns",
+        ),
         ("4k3/8/8/8/8/8/8/8 w - - 0 1", "impossible", "no white Khun"),
-        ("4k3/8/8/8/8/8/P7/4K3 w - - 0 1", "impossible", "white Bia on rank 2"),
-        ("4k3/8/P7/8/8/8/8/4K3 w - - 0 1", "impossible", "white Bia on rank 6"),
-        ("4k3/8/8/8/8/p7/8/4K3 w - - 0 1", "impossible", "black Bia on rank 3"),
-        ("4k3/p7/8/8/8/8/8/4K3 w - - 0 1", "impossible", "black Bia on rank 7"),
+        (
+            "4k3/8/8/8/8/8/P7/4K3 w - - 0 1",
+            "impossible",
+            "white Bia on rank 2",
+        ),
+        (
+            "4k3/8/P7/8/8/8/8/4K3 w - - 0 1",
+            "impossible",
+            "white Bia on rank 6",
+        ),
+        (
+            "4k3/8/8/8/8/p7/8/4K3 w - - 0 1",
+            "impossible",
+            "black Bia on rank 3",
+        ),
+        (
+            "4k3/p7/8/8/8/8/8/4K3 w - - 0 1",
+            "impossible",
+            "black Bia on rank 7",
+        ),
         ("4k3/8/8/8/8/8/8/RRRK4 w - - 0 1", "impossible", "three Rua"),
         ("4k3/8/8/8/8/8/8/NNNK4 w - - 0 1", "impossible", "three Ma"),
-        ("4k3/8/8/8/8/8/8/SSSK4 w - - 0 1", "impossible", "three Khon"),
-        ("4k3/8/8/PPPPPPPP/8/8/8/3KM2M w - - 0 1", "impossible", "8 Bia and a Bia ngai"),
-        ("4k3/8/8/PPPPPPPP/8/8/8/3K1M2 w - - 0 1", "impossible", "Met off its colour + 8 Bia"),
-        ("4k3/8/8/PPPPPPPP/8/8/8/3KM~3 w - - 0 1", "impossible", "marked Met + 8 Bia"),
+        (
+            "4k3/8/8/8/8/8/8/SSSK4 w - - 0 1",
+            "impossible",
+            "three Khon",
+        ),
+        (
+            "4k3/8/8/PPPPPPPP/8/8/8/3KM2M w - - 0 1",
+            "impossible",
+            "8 Bia and a Bia ngai",
+        ),
+        (
+            "4k3/8/8/PPPPPPPP/8/8/8/3K1M2 w - - 0 1",
+            "impossible",
+            "Met off its colour + 8 Bia",
+        ),
+        (
+            "4k3/8/8/PPPPPPPP/8/8/8/3KM~3 w - - 0 1",
+            "impossible",
+            "marked Met + 8 Bia",
+        ),
         ("8/8/8/3kK3/8/8/8/8 w - - 0 1", "impossible", "Khuns touch"),
-        ("4k3/8/8/8/8/8/8/3KR3 w - - 0 1", "impossible", "side not to move in check"),
-        ("k3r3/8/8/8/8/3n4/3s4/4K3 w - - 0 1", "impossible", "three checkers"),
+        (
+            "4k3/8/8/8/8/8/8/3KR3 w - - 0 1",
+            "impossible",
+            "side not to move in check",
+        ),
+        (
+            "k3r3/8/8/8/8/3n4/3s4/4K3 w - - 0 1",
+            "impossible",
+            "three checkers",
+        ),
     ];
     for &(fen, want, why) in cases {
         match Position::from_fen(fen) {
@@ -131,7 +239,13 @@ fn fen_truncations_never_panic() {
             let _ = Position::from_fen(&fen[i..]);
         }
     }
-    for junk in ["\u{1F600}", "é/é/é/é/é/é/é/é w", "////////", "8/8/8/8/8/8/8/8/", " "] {
+    for junk in [
+        "\u{1F600}",
+        "é/é/é/é/é/é/é/é w",
+        "////////",
+        "8/8/8/8/8/8/8/8/",
+        " ",
+    ] {
         let _ = Position::from_fen(junk);
     }
 }
@@ -144,7 +258,9 @@ fn uci_parses_and_prints() {
     assert_eq!(p.uci(m), "b1d2");
     assert!(matches!(p.parse_uci("b1c3"), Err(MoveError::Illegal(_))));
     assert!(matches!(p.parse_uci("e3e4m"), Err(MoveError::Illegal(_))));
-    for bad in ["", "e3", "e3e", "e3e4q", "e3e4mm", "i1a1", "e0e1", "0000", "E3E4", "e3-e4"] {
+    for bad in [
+        "", "e3", "e3e", "e3e4q", "e3e4mm", "i1a1", "e0e1", "0000", "E3E4", "e3-e4",
+    ] {
         assert!(
             matches!(p.parse_uci(bad), Err(MoveError::Syntax(_))),
             "{bad:?}"
@@ -198,10 +314,16 @@ fn san_parse_is_lenient_but_exact() {
         assert_eq!(p.uci(p.parse_san(s).expect(s)), "b1d2", "{s}");
     }
     let two_rua = pos("4k3/8/8/8/8/8/R6R/3K4 w - - 0 1");
-    assert!(matches!(two_rua.parse_san("Re2"), Err(MoveError::Ambiguous(_))));
+    assert!(matches!(
+        two_rua.parse_san("Re2"),
+        Err(MoveError::Ambiguous(_))
+    ));
     assert!(matches!(p.parse_san("Nc3"), Err(MoveError::Illegal(_))));
     for bad in ["", "N", "Qd4", "Nz9", "e", "N1234", "=M"] {
-        assert!(matches!(p.parse_san(bad), Err(MoveError::Syntax(_))), "{bad:?}");
+        assert!(
+            matches!(p.parse_san(bad), Err(MoveError::Syntax(_))),
+            "{bad:?}"
+        );
     }
 }
 
