@@ -11,8 +11,8 @@ fn perft_start(c: &mut Criterion) {
     let pos = Position::startpos();
     let mut g = c.benchmark_group("makruk");
     g.sample_size(10);
-    g.bench_function("perft 5 (6 223 994 nodes)", |b| {
-        b.iter(|| assert_eq!(perft(black_box(&pos), 5), 6_223_994))
+    g.bench_function("perft 6 (142 078 049 nodes)", |b| {
+        b.iter(|| assert_eq!(perft(black_box(&pos), 6), 142_078_049))
     });
     g.finish();
 }
