@@ -19,8 +19,8 @@
 //! ```
 
 mod any;
-pub mod clock;
 mod checkers;
+pub mod clock;
 mod makruk;
 mod outcome;
 mod pgn;
