@@ -23,7 +23,7 @@ if [ ${#need[@]} -gt 0 ]; then
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
-/usr/bin/chromium --version
+/usr/bin/chromium --version 2>/dev/null
 
 # 2. Builds: the client (and playwright-core, a devDependency), then the server.
 if [ "${E2E_SKIP_BUILD:-}" != 1 ]; then

@@ -109,8 +109,8 @@ function pick(legal, ...prefer) {
 
 // ---------------------------------------------------------------------------------------
 
-describe('games against the AI', { skip: SKIP }, () => {
-  it('makruk: plays until a Bia is promoted (clicks), then resigns with confirmation', async () => {
+describe('games against the AI', () => {
+  it('makruk: plays until a Bia is promoted (clicks), then resigns with confirmation', { skip: SKIP }, async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'makruk');
@@ -149,7 +149,7 @@ describe('games against the AI', { skip: SKIP }, () => {
     }
   });
 
-  it('xiangqi: plays until a king is in check (highlighted), with typed moves', async () => {
+  it('xiangqi: plays until a king is in check (highlighted), with typed moves', { skip: SKIP }, async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'xiangqi');
@@ -181,7 +181,7 @@ describe('games against the AI', { skip: SKIP }, () => {
     }
   });
 
-  it('checkers: a multi-jump entered square by square, with the path drawn', async () => {
+  it('checkers: a multi-jump entered square by square, with the path drawn', { skip: SKIP }, async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'checkers');
@@ -219,8 +219,8 @@ describe('games against the AI', { skip: SKIP }, () => {
   });
 });
 
-describe('friend game', { skip: SKIP }, () => {
-  it('two browser contexts: invitation link, moves on both boards, presence', async () => {
+describe('friend game', () => {
+  it('two browser contexts: invitation link, moves on both boards, presence', { skip: SKIP }, async () => {
     const alice = await newContext(browser);
     const bob = await newContext(browser);
     try {
@@ -268,8 +268,8 @@ describe('friend game', { skip: SKIP }, () => {
   });
 });
 
-describe('reconnection', { skip: SKIP }, () => {
-  it('a reload in mid-game comes back to the same position without a click', async () => {
+describe('reconnection', () => {
+  it('a reload in mid-game comes back to the same position without a click', { skip: SKIP }, async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'makruk');
@@ -297,8 +297,10 @@ describe('reconnection', { skip: SKIP }, () => {
   });
 });
 
-describe('clock', { skip: SKIP || (process.env.E2E_SHORT_CLOCK ? false : 'a loss on time needs a server started with a short clock for tests (E2E_SHORT_CLOCK=1 once `ttakji serve` has such an option)') }, () => {
-  it('a game lost on time shows the result in words', async () => {
+const CLOCK_SKIP = SKIP || (process.env.E2E_SHORT_CLOCK ? false : 'a loss on time needs a server started with a short clock for tests (E2E_SHORT_CLOCK=1 once `ttakji serve` has such an option)');
+
+describe('clock', () => {
+  it('a game lost on time shows the result in words', { skip: CLOCK_SKIP }, async () => {
     const alice = await newContext(browser);
     const bob = await newContext(browser);
     try {

@@ -51,7 +51,10 @@ export function watchErrors(page) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+    if (m.type() !== 'error') return;
+    // Without a session, GET /api/me answers 401 and Chromium logs the failed load: expected.
+    if (/status of 401/.test(m.text()) && new URL(m.location().url || 'x:/', 'x:/').pathname === '/api/me') return;
+    errors.push(`console: ${m.text()} (${m.location().url})`);
   });
   return errors;
 }
@@ -60,6 +63,14 @@ export function watchErrors(page) {
 export async function shot(page, name, opts = {}) {
   const path = join(SHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true, ...opts });
+  console.log(`# screenshot: ${relative(process.cwd(), path)}`);
+  return path;
+}
+
+/** Saves a screenshot of one element (a board, a diagram) and prints where it went. */
+export async function shotElement(locator, name) {
+  const path = join(SHOTS, `${name}.png`);
+  await locator.screenshot({ path });
   console.log(`# screenshot: ${relative(process.cwd(), path)}`);
   return path;
 }

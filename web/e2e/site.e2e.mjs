@@ -12,6 +12,7 @@ import {
   overflowingElements,
   pageWithSession,
   shot,
+  shotElement,
   uniqueNick,
   watchErrors,
 } from './lib.mjs';
@@ -152,7 +153,7 @@ describe('languages', () => {
 describe('rules pages', () => {
   for (const variant of ['makruk', 'xiangqi', 'checkers']) {
     it(`/rules/${variant} renders its diagrams`, () =>
-      withContext({}, async (ctx) => {
+      withContext({ deviceScaleFactor: 2 }, async (ctx) => {
         const page = await ctx.newPage();
         const errors = watchErrors(page);
         await page.goto(`/rules/${variant}`);
@@ -179,11 +180,16 @@ describe('rules pages', () => {
         }
         assert.ok(figures.some((f) => f.pieces > 0), 'diagrams show pieces');
         console.log(`# ${variant}: ${figures.length} diagrams, ${figures.reduce((n, f) => n + f.pieces, 0)} pieces drawn`);
-        await shot(page, `rules-${variant}`);
+        await shot(page, `rules-${variant}`, { scale: 'css' });
+        // Each diagram on its own, at twice the pixels, to look at the artwork.
+        const diagrams = article.locator('figure.diagram');
+        for (let i = 0; i < Math.min(figures.length, 3); i++) {
+          await shotElement(diagrams.nth(i), `rules-${variant}-diagram${i + 1}`);
+        }
         // The Thai text loads on demand and replaces the English.
         await page.getByTestId('language').selectOption('th');
         await page.locator(`[data-testid="rules-${variant}"][lang="th"]`).waitFor();
-        await shot(page, `rules-${variant}-th`, { fullPage: false });
+        await shot(page, `rules-${variant}-th`, { fullPage: false, scale: 'css' });
         assert.deepEqual(errors, []);
       }));
   }
@@ -258,7 +264,9 @@ describe('phone', () => {
       const where = over > 0 ? await overflowingElements(page) : [];
       await shot(page, 'phone-rules-makruk', { fullPage: false });
       await page.getByTestId('language').selectOption('th');
+      await page.locator('[data-testid="rules-makruk"][lang="th"]').waitFor(); // stored once loaded
       await page.goto('/');
+      await page.locator('#pick-title').filter({ hasText: 'เลือกเกม' }).waitFor();
       await chooseNickname(page, uniqueNick('phoneth'));
       const overTh = await horizontalOverflow(page);
       const whereTh = overTh > 0 ? await overflowingElements(page) : [];
