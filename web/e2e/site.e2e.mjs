@@ -277,12 +277,13 @@ describe('phone', () => {
 });
 
 describe('performance', () => {
-  it('first paint on localhost is under 1 s', () =>
-    withContext({}, async (ctx) => {
+  /** One cold load of `/` in a fresh context (empty cache): paint and load timings. */
+  async function coldLoad() {
+    return withContext({}, async (ctx) => {
       const page = await ctx.newPage();
       await page.goto('/', { waitUntil: 'load' });
       await page.locator('#pick-title').waitFor();
-      const m = await page.evaluate(
+      return page.evaluate(
         () =>
           new Promise((resolve) => {
             // Paint entries may land a frame after `load`.
@@ -292,22 +293,28 @@ describe('performance', () => {
                 const nav = performance.getEntriesByType('navigation')[0];
                 const res = performance.getEntriesByType('resource');
                 resolve({
-                  firstPaint: paint['first-paint'],
-                  firstContentfulPaint: paint['first-contentful-paint'],
-                  domContentLoaded: nav?.domContentLoadedEventEnd,
+                  fp: paint['first-paint'],
+                  fcp: paint['first-contentful-paint'],
+                  dcl: nav?.domContentLoadedEventEnd,
                   load: nav?.loadEventEnd,
-                  transferred: res.reduce((n, r) => n + (r.transferSize || 0), nav?.transferSize || 0),
+                  bytes: res.reduce((n, r) => n + (r.transferSize || 0), nav?.transferSize || 0),
                 });
               }, 50),
             );
           }),
       );
-      const ms = (x) => (x === undefined ? 'n/a' : `${x.toFixed(0)} ms`);
-      console.log(
-        `# first paint: ${ms(m.firstPaint)}, first contentful paint: ${ms(m.firstContentfulPaint)}, ` +
-          `DOMContentLoaded: ${ms(m.domContentLoaded)}, load: ${ms(m.load)}, bytes over the wire: ${m.transferred}`,
-      );
-      assert.ok(m.firstContentfulPaint !== undefined, 'the browser reported a first contentful paint');
-      assert.ok(m.firstContentfulPaint < 1000, `first contentful paint ${m.firstContentfulPaint} ms < 1000 ms`);
-    }));
+    });
+  }
+
+  it('first paint on localhost is under 1 s (median of 3 cold loads)', async () => {
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push(await coldLoad());
+    const ms = (x) => (x === undefined ? 'n/a' : `${x.toFixed(0)} ms`);
+    for (const [i, m] of runs.entries())
+      console.log(`# load ${i + 1}: first paint ${ms(m.fp)}, first contentful paint ${ms(m.fcp)}, DOMContentLoaded ${ms(m.dcl)}, load ${ms(m.load)}, ${m.bytes} bytes over the wire`);
+    const median = (k) => runs.map((r) => r[k]).sort((a, b) => a - b)[1];
+    console.log(`# first paint (median of 3 cold loads): ${ms(median('fp'))}; first contentful paint: ${ms(median('fcp'))}`);
+    assert.ok(runs.every((r) => r.fcp !== undefined), 'the browser reported a first contentful paint');
+    assert.ok(median('fcp') < 1000, `first contentful paint ${median('fcp')} ms < 1000 ms`);
+  });
 });
