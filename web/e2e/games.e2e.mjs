@@ -78,7 +78,26 @@ async function waitOurTurn(page, ms = 30_000) {
 }
 
 /** The number of moves the page's move list shows. */
-const shownMoves = (page) => page.getByTestId('moves').locator('li, [data-ply], .move').count();
+const shownMoves = (page) => page.getByTestId('moves').locator('.mv').count();
+
+/** What the board says, square by square (the labels screen readers read: piece, colour, last move…). */
+const boardLabels = (page) =>
+  page
+    .getByTestId('board')
+    .locator('[data-testid^="sq-"]')
+    .evaluateAll((els) => els.map((e) => `${e.getAttribute('data-testid')}: ${e.getAttribute('aria-label')}`));
+
+/** Waits for the page to open a game; fails with the page's error message when the server refused. */
+async function waitForGame(page) {
+  const refused = page
+    .locator('.home p.error[role="alert"]')
+    .waitFor()
+    .then(async () => {
+      throw new Error(`the home page says: ${await page.locator('.home p.error').textContent()}`);
+    });
+  refused.catch(() => {});
+  await Promise.race([page.waitForURL(/\/game\//), refused]);
+}
 
 /** Starts an AI game from the home page; returns the page on /game/{id}. */
 async function startAiGame(ctx, variant, { level = 'easy', side = 'first' } = {}) {
@@ -87,7 +106,7 @@ async function startAiGame(ctx, variant, { level = 'easy', side = 'first' } = {}
   await page.getByTestId(`level-${level}`).check();
   await page.getByTestId(`side-${side}`).check();
   await page.getByTestId('play-ai').click();
-  await page.waitForURL(/\/game\//);
+  await waitForGame(page);
   await page.getByTestId('board').waitFor();
   await page.locator('[data-testid="conn"].open').waitFor();
   const g = await state(page);
@@ -227,7 +246,7 @@ describe('friend game', () => {
       const a = await pageWithSession(alice, uniqueNick('alice'));
       await a.getByTestId('variant-makruk').click();
       await a.getByTestId('play-friend').click();
-      await a.waitForURL(/\/game\//);
+      await waitForGame(a);
       const url = await a.getByTestId('invite-url').inputValue();
       assert.match(url, /\/invite\//);
       await shot(a, 'friend-waiting');
@@ -278,12 +297,12 @@ describe('reconnection', () => {
         await clickMove(page, 'makruk', g.legal[0]);
         g = await waitOurTurn(page);
       }
-      const before = await page.getByTestId('board').innerHTML();
+      const before = await boardLabels(page);
       const moves = await shownMoves(page);
       await page.reload();
       await page.locator('[data-testid="conn"].open').waitFor();
       await until(async () => (await shownMoves(page)) === moves, 10_000, 'the move list back');
-      assert.equal(await page.getByTestId('board').innerHTML(), before, 'the same board');
+      assert.deepEqual(await boardLabels(page), before, 'the same board');
       await shot(page, 'reload-mid-game');
       // And a network drop: offline, then online again, the socket reconnects by itself.
       await ctx.setOffline(true);
@@ -307,7 +326,7 @@ describe('clock', () => {
       const a = await pageWithSession(alice, uniqueNick('slow'));
       await a.getByTestId('variant-checkers').click();
       await a.getByTestId('play-friend').click();
-      await a.waitForURL(/\/game\//);
+      await waitForGame(a);
       const url = await a.getByTestId('invite-url').inputValue();
       const b = await bob.newPage();
       await b.goto(url);
