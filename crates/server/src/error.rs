@@ -1,5 +1,5 @@
 //! The one error type of the HTTP boundary: each variant knows its status code and how loudly
-//! to log it; the client gets `{"error": "…"}`.
+//! to log it; the client gets `{"error": "<code>", "message": "<words for people>"}`.
 
 use axum::{
     http::StatusCode,
@@ -51,6 +51,23 @@ impl ApiError {
     }
 }
 
+impl ApiError {
+    /// A stable code for programs (the `error` field).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Nickname(_) => "bad_nickname",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::NoSession => "no_session",
+            ApiError::NotFound(_) | ApiError::Store(StoreError::NotFound(_)) => "not_found",
+            ApiError::Store(StoreError::Conflict(_)) => "conflict",
+            ApiError::Store(StoreError::UnknownInvitation) => "invitation_unknown",
+            ApiError::Store(StoreError::ExpiredInvitation) => "invitation_expired",
+            ApiError::Store(StoreError::ConsumedInvitation) => "invitation_taken",
+            ApiError::Store(_) => "storage",
+        }
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
@@ -70,7 +87,11 @@ impl IntoResponse for ApiError {
             ) => e.to_string(),
             other => other.to_string(),
         };
-        (status, Json(json!({ "error": message }))).into_response()
+        (
+            status,
+            Json(json!({ "error": self.code(), "message": message })),
+        )
+            .into_response()
     }
 }
 

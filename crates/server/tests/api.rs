@@ -166,8 +166,9 @@ async fn bad_nicknames_get_a_json_error_and_nothing_is_stored() {
         assert_eq!(resp.status(), StatusCode::UNPROCESSABLE_ENTITY, "{bad:?}");
         assert!(resp.headers().get(header::SET_COOKIE).is_none());
         let body = json_of(resp).await;
+        assert_eq!(body["error"], "bad_nickname", "{body}");
         assert!(
-            body["error"].as_str().is_some_and(|e| !e.is_empty()),
+            body["message"].as_str().is_some_and(|e| !e.is_empty()),
             "{body}"
         );
     }
@@ -477,6 +478,10 @@ async fn health_reports_a_database_that_is_gone() {
     // Requests that need the database fail with a JSON 503, not a panic.
     let resp = sign_in(&browser(), &server, "alice").await;
     assert_eq!(resp.status(), StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(json_of(resp).await["error"], "storage unavailable");
+    let body = json_of(resp).await;
+    assert_eq!(
+        (body["error"].clone(), body["message"].clone()),
+        (json!("storage"), json!("storage unavailable"))
+    );
     server.shutdown().await.expect("clean shutdown");
 }
