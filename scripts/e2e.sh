@@ -3,7 +3,7 @@
 # (Debian's `chromium`, driven by playwright-core; no browser is ever downloaded).
 #
 #   scripts/e2e.sh            install what is missing, build, serve, test
-#   E2E_SKIP_BUILD=1 ...      reuse web/dist and target/release/ttakji as they are
+#   E2E_SKIP_BUILD=1 ...      reuse web/dist and target/debug/ttakji as they are
 #   E2E_GAMES=1 ...           also run the game tests (once the server has game endpoints)
 #
 # Exits non-zero when any test fails. Screenshots: web/e2e/screenshots/ (gitignored).
@@ -29,8 +29,9 @@ fi
 if [ "${E2E_SKIP_BUILD:-}" != 1 ]; then
   echo "== Building the web client"
   (cd web && npm ci --no-audit --no-fund && npm run build)
-  echo "== Building the server (release)"
-  cargo build --release --locked -p ttakji
+  # The dev profile shares its optimised dependencies with `cargo test`: no second build.
+  echo "== Building the server"
+  cargo build --locked -p ttakji
 fi
 [ -d web/node_modules/playwright-core ] || (cd web && npm ci --no-audit --no-fund)
 
@@ -50,7 +51,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 echo "== Starting ttakji serve on $BASE (log: $TMP/server.log)"
-target/release/ttakji serve \
+target/debug/ttakji serve \
   --bind "127.0.0.1:$PORT" \
   --database-url "sqlite://$TMP/e2e.db" \
   --static-dir "$ROOT/web/dist" \

@@ -18,3 +18,6 @@ echo "== Web client: type check, unit tests, build"
   npm test
   npm run build
 )
+
+echo "== Browser end-to-end tests (real server, headless Chromium)"
+bash scripts/e2e.sh
