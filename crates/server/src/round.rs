@@ -480,9 +480,10 @@ impl Round {
                 let id = self.next_conn;
                 self.next_conn += 1;
                 let was_present = self.presence();
-                let conn = Conn { id, side, out };
-                self.catch_up(&conn, since);
-                self.conns.push(conn);
+                self.conns.push(Conn { id, side, out });
+                if let Some(conn) = self.conns.last() {
+                    self.catch_up(conn, since);
+                }
                 let _ = reply.send((id, side));
                 if self.presence() != was_present {
                     self.send_presence();
