@@ -633,3 +633,38 @@ async fn a_restart_brings_the_game_back_at_the_same_position_and_clock() {
     assert_eq!(stored_moves(&server, &game).await, 3);
     server.shutdown().await.expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn the_board_decides_results_repetition_in_xiangqi() {
+    let (server, _dir) = server_with(None).await;
+    let (a, b, game) = friend_game(&server, "xiangqi").await;
+    let (mut ws, _) = seated(&a, &b, &game).await;
+    let moves = ["b1c3", "b10c8", "c3b1", "c8b10"];
+    for (i, uci) in moves.iter().chain(moves.iter()).enumerate() {
+        let mover = i % 2;
+        send(&mut ws[mover], "move", json!({ "uci": uci, "id": i })).await;
+        let m = expect(&mut ws[mover], "move").await;
+        assert_eq!(m["d"]["uci"], *uci);
+        if i == 7 {
+            // The move that ends the game: `end` comes before the ack.
+            let end = expect(&mut ws[mover], "end").await;
+            assert_eq!(end["d"]["result"]["reason"], "repetition");
+            assert_eq!(end["d"]["result"]["result"], "1/2-1/2");
+        }
+        expect(&mut ws[mover], "ack").await;
+        expect(&mut ws[1 - mover], "move").await;
+    }
+    assert_eq!(
+        expect(&mut ws[0], "end").await["v"].as_u64().is_some(),
+        true
+    );
+    assert_eq!(stored_moves(&server, &game).await, 8);
+    let row = server
+        .store()
+        .game(&GameId(game.clone()))
+        .await
+        .expect("game")
+        .expect("stored");
+    assert_eq!(row.reason.as_deref(), Some("repetition"));
+    server.shutdown().await.expect("clean shutdown");
+}
