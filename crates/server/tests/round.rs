@@ -654,10 +654,8 @@ async fn the_board_decides_results_repetition_in_xiangqi() {
         expect(&mut ws[mover], "ack").await;
         expect(&mut ws[1 - mover], "move").await;
     }
-    assert_eq!(
-        expect(&mut ws[0], "end").await["v"].as_u64().is_some(),
-        true
-    );
+    let end = expect(&mut ws[0], "end").await;
+    assert_eq!(end["d"]["result"]["reason"], "repetition");
     assert_eq!(stored_moves(&server, &game).await, 8);
     let row = server
         .store()
