@@ -77,11 +77,11 @@ impl Server {
     }
 
     /// Stops accepting connections, closes the sockets (code 1012, "restarting"), waits for
-    /// requests in flight, saves the running clocks and closes the database.
+    /// requests in flight, saves the running clocks, stops the game actors and closes the database.
     pub async fn shutdown(self) -> anyhow::Result<()> {
         let _ = self.shutdown.send(true);
         let served = self.task.await.context("server task panicked")?;
-        self.rounds.save_all().await;
+        self.rounds.stop_all().await;
         self.store.close().await;
         served.context("server failed")
     }
@@ -98,7 +98,7 @@ impl Server {
                 self.shutdown().await
             }
             served = &mut self.task => {
-                self.rounds.save_all().await;
+                self.rounds.stop_all().await;
                 self.store.close().await;
                 served.context("server task panicked")?.context("server failed")
             }

@@ -158,7 +158,7 @@ enum Command {
         player: PlayerId,
         reply: oneshot::Sender<Result<(), JoinError>>,
     },
-    Save {
+    Stop {
         reply: oneshot::Sender<()>,
     },
 }
@@ -256,10 +256,10 @@ impl RoundHandle {
         rx.await.map_err(|_| JoinError::Gone)?
     }
 
-    /// Saves the clock (before a shutdown).
-    pub async fn save(&self) {
+    /// Saves the clock and stops the round (at shutdown); later calls get [`RoundError::Gone`].
+    pub async fn stop(&self) {
         let (reply, rx) = oneshot::channel();
-        if self.tx.send(Command::Save { reply }).await.is_ok() {
+        if self.tx.send(Command::Stop { reply }).await.is_ok() {
             let _ = rx.await;
         }
     }
@@ -442,6 +442,11 @@ impl Round {
                 }
                 () = sleep_opt(idle) => break,
             };
+            if let Command::Stop { reply } = command {
+                self.save_clock().await;
+                let _ = reply.send(());
+                break;
+            }
             self.handle(command).await;
         }
         tracing::debug!(game = %self.row.id, "round stopped");
@@ -529,16 +534,22 @@ impl Round {
             Command::Join { player, reply } => {
                 let _ = reply.send(self.join(player).await);
             }
-            Command::Save { reply } => {
-                if self.status == GameStatus::Playing {
-                    if let Some(clock) = &self.clock {
-                        let state = clock.state(self.config.time.now()).encode();
-                        if let Err(e) = self.store.save_clock(&self.row.id, Some(&state)).await {
-                            tracing::warn!(game = %self.row.id, error = %e, "clock not saved");
-                        }
-                    }
-                }
+            Command::Stop { reply } => {
+                self.save_clock().await;
                 let _ = reply.send(());
+            }
+        }
+    }
+
+    /// Saves the running clock, so that a restart charges the turn's time so far.
+    async fn save_clock(&self) {
+        if self.status != GameStatus::Playing {
+            return;
+        }
+        if let Some(clock) = &self.clock {
+            let state = clock.state(self.config.time.now()).encode();
+            if let Err(e) = self.store.save_clock(&self.row.id, Some(&state)).await {
+                tracing::warn!(game = %self.row.id, error = %e, "clock not saved");
             }
         }
     }

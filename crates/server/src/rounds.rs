@@ -25,8 +25,8 @@ pub trait Rounds: Send + Sync {
     /// Loads every game being played (after a restart), arming its flag timer.
     async fn recover(&self) -> Result<usize, StoreError>;
 
-    /// Saves every running clock (before a shutdown).
-    async fn save_all(&self);
+    /// Saves every running clock and stops every round (at shutdown).
+    async fn stop_all(&self);
 }
 
 /// The rounds of this process.
@@ -108,13 +108,13 @@ impl Rounds for LocalRounds {
         Ok(n)
     }
 
-    async fn save_all(&self) {
+    async fn stop_all(&self) {
         let handles: Vec<RoundHandle> = {
-            let map = self.map.lock().unwrap_or_else(|e| e.into_inner());
-            map.values().cloned().collect()
+            let mut map = self.map.lock().unwrap_or_else(|e| e.into_inner());
+            map.drain().map(|(_, h)| h).collect()
         };
         for handle in handles {
-            handle.save().await;
+            handle.stop().await;
         }
     }
 }
