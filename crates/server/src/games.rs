@@ -112,6 +112,7 @@ pub async fn accept_invitation(
             .ok_or(ApiError::NotFound("game"))?;
         handle.join(player.id).await.map_err(|e| match e {
             JoinError::Store(e) => ApiError::Store(e),
+            JoinError::Over => ApiError::Store(StoreError::ExpiredInvitation),
             other => ApiError::Conflict(other.to_string()),
         })?;
         tracing::info!(game = %game, player = %player.id, "friend joined");

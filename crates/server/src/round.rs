@@ -115,6 +115,9 @@ pub enum JoinError {
     /// Both seats are taken by others.
     #[error("the game already has two players")]
     Taken,
+    /// The game was called off (or is over) before the friend came.
+    #[error("the game was called off")]
+    Over,
     /// The creator opened their own link.
     #[error("this is your own invitation: send the link to a friend")]
     OwnGame,
@@ -786,6 +789,9 @@ impl Round {
             } else {
                 Ok(())
             };
+        }
+        if self.status.is_over() {
+            return Err(JoinError::Over);
         }
         if self.status != GameStatus::Waiting {
             return Err(JoinError::Taken);

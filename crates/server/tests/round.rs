@@ -666,3 +666,41 @@ async fn the_board_decides_results_repetition_in_xiangqi() {
     assert_eq!(row.reason.as_deref(), Some("repetition"));
     server.shutdown().await.expect("clean shutdown");
 }
+
+#[tokio::test]
+async fn a_called_off_invitation_and_a_flooding_socket_are_refused() {
+    let (server, _dir) = server_with(None).await;
+    let a = Browser::new(&server, "alice").await;
+    let b = Browser::new(&server, "bob").await;
+    let (_, inv) = a
+        .post("/api/invitations", json!({ "variant": "makruk" }))
+        .await;
+    let game = inv["gameId"].as_str().expect("id");
+    let mut wa = a.socket(game, None).await;
+    expect(&mut wa, "full").await;
+    send(&mut wa, "abort", json!({})).await;
+    assert_eq!(expect(&mut wa, "end").await["d"]["status"], "aborted");
+    let token = inv["token"].as_str().expect("token");
+    let (status, body) = b
+        .post(&format!("/api/invitations/{token}/accept"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::GONE, "{body}");
+
+    // 100 pings at once: the burst passes, the rest is refused, the socket stays open.
+    for _ in 0..100 {
+        send(&mut wa, "ping", json!({})).await;
+    }
+    let mut limited = 0;
+    for _ in 0..100 {
+        let m = next(&mut wa).await;
+        if m["t"] == "error" {
+            assert_eq!(m["d"]["error"], "rate_limited");
+            limited += 1;
+        }
+    }
+    assert!((50..=61).contains(&limited), "{limited} refused");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    send(&mut wa, "ping", json!({})).await;
+    assert_eq!(next(&mut wa).await["t"], "pong");
+    server.shutdown().await.expect("clean shutdown");
+}
