@@ -1,5 +1,5 @@
 //! The one error type of the HTTP boundary: each variant knows its status code and how loudly
-//! to log it; the client gets `{"error": "<code>", "message": "<words for people>"}`.
+//! to log it; the client gets `{"error": "…"}`.
 
 use axum::{
     http::StatusCode,
@@ -26,12 +26,33 @@ pub enum ApiError {
     /// The thing asked for does not exist.
     #[error("{0} not found")]
     NotFound(&'static str),
+    /// The request contradicts the state of things (a taken seat, one's own invitation).
+    #[error("{0}")]
+    Conflict(String),
+    /// A game actor could not answer.
+    #[error("the game is unavailable, try again")]
+    Unavailable,
     /// The store failed.
     #[error("storage unavailable")]
     Store(#[from] StoreError),
 }
 
 impl ApiError {
+    /// The short code sent as `error` (the protocol's machine-readable part).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ApiError::Nickname(_) => "bad_nickname",
+            ApiError::BadRequest(_) => "bad_request",
+            ApiError::NoSession => "no_session",
+            ApiError::NotFound(_) | ApiError::Store(StoreError::NotFound(_)) => "not_found",
+            ApiError::Conflict(_) | ApiError::Store(StoreError::Conflict(_)) => "conflict",
+            ApiError::Store(StoreError::UnknownInvitation) => "unknown_invitation",
+            ApiError::Store(StoreError::ExpiredInvitation) => "expired_invitation",
+            ApiError::Store(StoreError::ConsumedInvitation) => "taken_invitation",
+            ApiError::Unavailable | ApiError::Store(_) => "unavailable",
+        }
+    }
+
     /// The status code sent for this error.
     pub fn status(&self) -> StatusCode {
         match self {
@@ -39,31 +60,14 @@ impl ApiError {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ApiError::NoSession => StatusCode::UNAUTHORIZED,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
+            ApiError::Conflict(_) => StatusCode::CONFLICT,
+            ApiError::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Store(StoreError::NotFound(_)) => StatusCode::NOT_FOUND,
             ApiError::Store(StoreError::Conflict(_)) => StatusCode::CONFLICT,
-            ApiError::Store(
-                StoreError::UnknownInvitation
-                | StoreError::ExpiredInvitation
-                | StoreError::ConsumedInvitation,
-            ) => StatusCode::GONE,
+            ApiError::Store(StoreError::UnknownInvitation) => StatusCode::NOT_FOUND,
+            ApiError::Store(StoreError::ExpiredInvitation) => StatusCode::GONE,
+            ApiError::Store(StoreError::ConsumedInvitation) => StatusCode::CONFLICT,
             ApiError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
-        }
-    }
-}
-
-impl ApiError {
-    /// A stable code for programs (the `error` field).
-    pub fn code(&self) -> &'static str {
-        match self {
-            ApiError::Nickname(_) => "bad_nickname",
-            ApiError::BadRequest(_) => "bad_request",
-            ApiError::NoSession => "no_session",
-            ApiError::NotFound(_) | ApiError::Store(StoreError::NotFound(_)) => "not_found",
-            ApiError::Store(StoreError::Conflict(_)) => "conflict",
-            ApiError::Store(StoreError::UnknownInvitation) => "invitation_unknown",
-            ApiError::Store(StoreError::ExpiredInvitation) => "invitation_expired",
-            ApiError::Store(StoreError::ConsumedInvitation) => "invitation_taken",
-            ApiError::Store(_) => "storage",
         }
     }
 }

@@ -6,7 +6,7 @@ use axum::{
     extract::{rejection::JsonRejection, DefaultBodyLimit, FromRequest, Request, State},
     http::StatusCode,
     response::{IntoResponse, Response},
-    routing::get,
+    routing::{get, post},
     Json, Router,
 };
 use axum_extra::extract::cookie::{Cookie, SignedCookieJar};
@@ -20,7 +20,7 @@ use ttakji_store::Player;
 
 use crate::{
     error::ApiError,
-    nickname,
+    games, nickname,
     session::{self, Guest},
     ws, AppState,
 };
@@ -37,6 +37,14 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
             axum::routing::post(create_session).delete(end_session),
         )
         .route("/me", get(me).patch(rename))
+        .route("/invitations", post(games::create_invitation))
+        .route(
+            "/invitations/{token}/accept",
+            post(games::accept_invitation),
+        )
+        .route("/games/{id}", get(games::game_state))
+        .route("/games/{id}/record", get(games::record))
+        .route("/players/{id}/games", get(games::player_games))
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let app = Router::new()

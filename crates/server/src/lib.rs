@@ -7,9 +7,12 @@
 //! `--bind 127.0.0.1:0` and talk to [`Server::addr`].
 
 pub mod error;
+pub mod games;
 pub mod http;
 pub mod nickname;
 pub mod opt;
+pub mod round;
+pub mod rounds;
 pub mod session;
 pub mod ws;
 
@@ -19,7 +22,9 @@ use anyhow::Context;
 use axum::extract::FromRef;
 use axum_extra::extract::cookie::Key;
 pub use opt::Opt;
+use rounds::{LocalRounds, Rounds};
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
+use ttakji_game::clock::{ClockConfig, MonotonicTime, TimeSource};
 use ttakji_store::Store;
 
 /// What every handler may use.
@@ -33,6 +38,10 @@ pub struct AppState {
     pub secure_cookies: bool,
     /// Turns `true` when the server shuts down; long-lived sockets watch it.
     pub shutdown: watch::Receiver<bool>,
+    /// The actors of live games.
+    pub rounds: Arc<dyn Rounds>,
+    /// The time control of new friend and random games.
+    pub clock: ClockConfig,
 }
 
 impl FromRef<AppState> for Key {
@@ -51,6 +60,7 @@ impl FromRef<AppState> for Arc<dyn Store> {
 pub struct Server {
     addr: SocketAddr,
     store: Arc<dyn Store>,
+    rounds: Arc<dyn Rounds>,
     shutdown: watch::Sender<bool>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -67,10 +77,11 @@ impl Server {
     }
 
     /// Stops accepting connections, closes the sockets (code 1012, "restarting"), waits for
-    /// requests in flight and closes the database.
+    /// requests in flight, saves the running clocks, stops the game actors and closes the database.
     pub async fn shutdown(self) -> anyhow::Result<()> {
         let _ = self.shutdown.send(true);
         let served = self.task.await.context("server task panicked")?;
+        self.rounds.stop_all().await;
         self.store.close().await;
         served.context("server failed")
     }
@@ -87,6 +98,7 @@ impl Server {
                 self.shutdown().await
             }
             served = &mut self.task => {
+                self.rounds.stop_all().await;
                 self.store.close().await;
                 served.context("server task panicked")?.context("server failed")
             }
@@ -97,6 +109,7 @@ impl Server {
 /// Connects the store, binds `opt.bind` and starts serving in a background task.
 pub async fn start(opt: Opt) -> anyhow::Result<Server> {
     let key = session::load_or_create_key(&opt)?;
+    let clock = opt.clock().context("clock options")?;
     let store = ttakji_store::connect(&opt.database_url)
         .await
         .with_context(|| format!("opening the database {}", opt.database_url))?;
@@ -104,12 +117,20 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         .await
         .with_context(|| format!("binding {}", opt.bind))?;
     let addr = listener.local_addr()?;
+    let time: Arc<dyn TimeSource> = Arc::new(MonotonicTime::new());
+    let rounds: Arc<dyn Rounds> = LocalRounds::new(store.clone(), time);
+    let recovered = rounds.recover().await.context("recovering live games")?;
+    if recovered > 0 {
+        tracing::info!(games = recovered, "live games recovered");
+    }
     let (shutdown, shutdown_rx) = watch::channel(false);
     let state = AppState {
         store: store.clone(),
         key,
         secure_cookies: opt.secure_cookies(),
         shutdown: shutdown_rx.clone(),
+        rounds: rounds.clone(),
+        clock,
     };
     let app = http::router(state, opt.static_dir.as_deref());
     let mut stop = shutdown_rx;
@@ -124,6 +145,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
     Ok(Server {
         addr,
         store,
+        rounds,
         shutdown,
         task,
     })

@@ -3,6 +3,7 @@
 use std::{net::SocketAddr, path::PathBuf};
 
 use clap::Parser;
+use ttakji_game::clock::ClockConfig;
 
 /// Serve Ttakji: the HTTP API, the WebSockets and the web client.
 #[derive(Parser, Clone, Debug)]
@@ -41,6 +42,18 @@ pub struct Opt {
     /// (plain-HTTP development on localhost).
     #[arg(long, env = "TTAKJI_COOKIE_SECURE")]
     pub cookie_secure: Option<bool>,
+
+    /// Main time of clocked games, in milliseconds (SPEC: 5 minutes).
+    #[arg(long, env = "TTAKJI_CLOCK_MAIN_MS", default_value_t = 300_000)]
+    pub clock_main_ms: u64,
+
+    /// Byo-yomi periods of clocked games.
+    #[arg(long, env = "TTAKJI_CLOCK_PERIODS", default_value_t = 3)]
+    pub clock_periods: u8,
+
+    /// Length of one byo-yomi period, in milliseconds (SPEC: 30 s).
+    #[arg(long, env = "TTAKJI_CLOCK_PERIOD_MS", default_value_t = 30_000)]
+    pub clock_period_ms: u64,
 }
 
 impl Opt {
@@ -54,6 +67,18 @@ impl Opt {
     pub fn secure_cookies(&self) -> bool {
         self.cookie_secure
             .unwrap_or_else(|| !self.bind.ip().is_loopback())
+    }
+
+    /// The time control of friend and random games, with lichess's lag figures for its
+    /// length.
+    pub fn clock(&self) -> anyhow::Result<ClockConfig> {
+        let config = ClockConfig::with_default_lag(
+            self.clock_main_ms,
+            self.clock_periods,
+            self.clock_period_ms,
+        );
+        config.validate()?;
+        Ok(config)
     }
 
     /// Where the cookie secret is kept when it is not given.
@@ -85,6 +110,7 @@ mod tests {
         assert_eq!(opt.database_url, "sqlite://ttakji.db");
         assert!(!opt.secure_cookies());
         assert_eq!(opt.secret_path(), PathBuf::from("ttakji.db.cookie-secret"));
+        assert_eq!(opt.clock().expect("valid"), ClockConfig::STANDARD);
     }
 
     #[test]

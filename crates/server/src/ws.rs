@@ -1,25 +1,33 @@
-//! WebSocket endpoints: connection limits and the message envelope (no game logic yet).
+//! WebSocket endpoints: connection limits, the message envelope, and the game socket.
 //!
 //! Every message is a JSON object `{"t": type, "d": data, "v": version}`; `d` and `v` may be
 //! left out. A frame that is not JSON, not an envelope, binary, or of an unknown type gets an
-//! `{"t": "error", "d": {"code", "message"}}` reply and the socket stays open. A frame or
+//! `{"t": "error", "d": {"error", "message"}}` reply and the socket stays open. A frame or
 //! message above [`MAX_MESSAGE_BYTES`] closes the socket (code 1009). The read buffer is kept
 //! small ([`READ_BUFFER_BYTES`]): the default would cost ~137 KiB per connection.
+
+use std::time::Instant;
 
 use axum::{
     extract::{
         ws::{close_code, CloseFrame, Message, WebSocket, WebSocketUpgrade},
-        Path, State,
+        Path, Query, State,
     },
     http::HeaderMap,
     response::Response,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+use tokio::sync::mpsc;
 use tracing::Instrument;
+use ttakji_game::CountAction;
 use ttakji_store::{GameId, Player};
 
-use crate::{error::ApiError, session, AppState};
+use crate::{
+    error::ApiError,
+    round::{Action, RoundHandle, CONNECTION_QUEUE},
+    session, AppState,
+};
 
 /// Read buffer per connection.
 pub const READ_BUFFER_BYTES: usize = 4 * 1024;
@@ -55,11 +63,11 @@ pub struct ServerMessage {
 }
 
 impl ServerMessage {
-    /// An error reply: `{"t":"error","d":{"code","message"}}`.
+    /// An error reply: `{"t":"error","d":{"error","message"}}`.
     pub fn error(code: &str, message: impl Into<String>) -> ServerMessage {
         ServerMessage {
             t: "error",
-            d: json!({ "code": code, "message": message.into() }),
+            d: json!({ "error": code, "message": message.into() }),
             v: None,
         }
     }
@@ -70,8 +78,51 @@ impl ServerMessage {
     }
 }
 
-/// Message types the server knows so far.
-const KNOWN_TYPES: &[&str] = &["ping"];
+/// Message types the server knows.
+const KNOWN_TYPES: &[&str] = &[
+    "ping", "move", "resign", "draw", "takeback", "rematch", "abort",
+];
+
+/// Messages a connection may send per second, on average (token bucket).
+pub const RATE_PER_SECOND: f64 = 20.0;
+/// Messages a connection may send in a burst.
+pub const RATE_BURST: f64 = 40.0;
+
+/// A token bucket: [`RATE_PER_SECOND`] messages a second, bursts of [`RATE_BURST`].
+#[derive(Debug)]
+pub struct RateLimit {
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    /// A full bucket.
+    pub fn new() -> RateLimit {
+        RateLimit {
+            tokens: RATE_BURST,
+            last: Instant::now(),
+        }
+    }
+
+    /// Takes a token at `now`; `false` if none is left.
+    pub fn take(&mut self, now: Instant) -> bool {
+        let gained = now.saturating_duration_since(self.last).as_secs_f64() * RATE_PER_SECOND;
+        self.tokens = (self.tokens + gained).min(RATE_BURST);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+impl Default for RateLimit {
+    fn default() -> Self {
+        RateLimit::new()
+    }
+}
 
 /// What a text frame asks for: a message or the error to send back.
 pub fn parse(text: &str) -> Result<ClientMessage, ServerMessage> {
@@ -107,13 +158,21 @@ pub async fn lobby(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let player = session::player_from_headers(&state.store, &state.key, &headers).await?;
-    Ok(configure(ws).on_upgrade(move |socket| serve(socket, state, player, None)))
+    Ok(configure(ws).on_upgrade(move |socket| serve(socket, state, player)))
 }
 
-/// `GET /ws/game/{id}`: the socket of one game page (skeleton); spectators need no session.
+/// Query of the game socket: the last version the client has seen.
+#[derive(Debug, Deserialize)]
+pub struct GameQuery {
+    /// Last version seen; the socket starts with the events after it (or a `full` state).
+    pub v: Option<u64>,
+}
+
+/// `GET /ws/game/{id}?v=N`: the socket of one game page; spectators need no session.
 pub async fn game(
     ws: WebSocketUpgrade,
     Path(id): Path<String>,
+    Query(query): Query<GameQuery>,
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
@@ -122,15 +181,179 @@ pub async fn game(
     }
     let player = session::player_from_headers(&state.store, &state.key, &headers).await?;
     let game = GameId(id);
-    Ok(configure(ws).on_upgrade(move |socket| serve(socket, state, player, Some(game))))
-}
-
-async fn serve(socket: WebSocket, state: AppState, player: Option<Player>, game: Option<GameId>) {
+    let handle = state
+        .rounds
+        .get(&game)
+        .await?
+        .ok_or(ApiError::NotFound("game"))?;
     let span = tracing::info_span!(
         "ws",
         player = player.as_ref().map(|p| p.id.0),
-        game = game.as_ref().map(GameId::as_str)
+        game = game.as_str()
     );
+    Ok(configure(ws).on_upgrade(move |socket| {
+        game_loop(socket, state, player, handle, query.v).instrument(span)
+    }))
+}
+
+async fn game_loop(
+    mut socket: WebSocket,
+    state: AppState,
+    player: Option<Player>,
+    handle: RoundHandle,
+    since: Option<u64>,
+) {
+    let (out, mut events) = mpsc::channel(CONNECTION_QUEUE);
+    let conn = match handle.connect(player.map(|p| p.id), since, out).await {
+        Ok(conn) => conn,
+        Err(_) => {
+            let _ = socket
+                .send(close(close_code::AGAIN, "game unavailable"))
+                .await;
+            return;
+        }
+    };
+    let mut shutdown = state.shutdown.clone();
+    let mut limit = RateLimit::new();
+    loop {
+        tokio::select! {
+            event = events.recv() => match event {
+                Some(text) => {
+                    if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
+                        return;
+                    }
+                }
+                None => {
+                    // The round dropped this connection (too far behind) or stopped.
+                    let _ = socket.send(close(close_code::AGAIN, "reconnect")).await;
+                    return;
+                }
+            },
+            frame = socket.recv() => {
+                let reply = match frame {
+                    None | Some(Ok(Message::Close(_))) => return,
+                    Some(Err(e)) => {
+                        tracing::info!(error = %e, "socket closed on error");
+                        let _ = socket
+                            .send(close(close_code::SIZE, "message too big or malformed"))
+                            .await;
+                        return;
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(_)) if !limit.take(Instant::now()) => Some(ServerMessage::error(
+                        "rate_limited",
+                        "too many messages: slow down",
+                    )),
+                    Some(Ok(Message::Binary(_))) => Some(ServerMessage::error(
+                        "binary",
+                        "binary frames are not accepted; send JSON text",
+                    )),
+                    Some(Ok(Message::Text(text))) => match parse(text.as_str()) {
+                        Err(error) => Some(error),
+                        Ok(message) if message.t == "ping" => Some(handle_ping(message)),
+                        Ok(message) => match action(&message) {
+                            Ok((action, id)) => match conn.act(action, id).await {
+                                // The answer comes through the round's queue.
+                                Ok(()) => None,
+                                Err(e) => Some(ServerMessage::error(e.code(), e.to_string())),
+                            },
+                            Err(error) => Some(error),
+                        },
+                    },
+                };
+                if let Some(reply) = reply {
+                    if reply.t == "error" {
+                        tracing::debug!(error = ?reply.d, "bad client message");
+                    }
+                    if socket.send(reply.to_message()).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            _ = shutdown.changed() => {
+                let _ = socket.send(close(close_code::RESTART, "server restarting")).await;
+                return;
+            }
+        }
+    }
+}
+
+/// The action a client message asks for, with its ack id, or the error to send back.
+pub fn action(message: &ClientMessage) -> Result<(Action, Option<Value>), ServerMessage> {
+    let d = &message.d;
+    let bad = |what: &str| ServerMessage::error("bad_message", what.to_owned());
+    let id = d.get("id").cloned().filter(|v| !v.is_null());
+    let with_id = |mut e: ServerMessage| {
+        if let (Some(id), Some(obj)) = (&id, e.d.as_object_mut()) {
+            obj.insert("id".into(), id.clone());
+        }
+        e
+    };
+    if let Some(id) = &id {
+        let ok = match id {
+            Value::Number(_) => true,
+            Value::String(s) => s.len() <= 64,
+            _ => false,
+        };
+        if !ok {
+            return Err(bad("`id` must be a number or a short string"));
+        }
+    }
+    let choice = || -> Result<&str, ServerMessage> {
+        d.get("action")
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad("expected {\"action\": \"offer|accept|decline\"}"))
+    };
+    let action = match message.t.as_str() {
+        "move" => {
+            let uci = d
+                .get("uci")
+                .and_then(Value::as_str)
+                .filter(|u| !u.is_empty() && u.len() <= 64)
+                .ok_or_else(|| with_id(bad("expected {\"uci\": move, \"id\": ack id}")))?;
+            let count = match d.get("count") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) if s == "start" => Some(CountAction::Start),
+                Some(Value::String(s)) if s == "stop" => Some(CountAction::Stop),
+                Some(_) => return Err(with_id(bad("`count` must be \"start\" or \"stop\""))),
+            };
+            Action::Move {
+                uci: uci.to_owned(),
+                count,
+            }
+        }
+        "resign" => Action::Resign,
+        "abort" => Action::Abort,
+        "draw" => match choice()? {
+            "offer" => Action::DrawOffer,
+            "accept" => Action::DrawAccept,
+            "decline" => Action::DrawDecline,
+            _ => return Err(bad("draw action must be offer, accept or decline")),
+        },
+        "rematch" => match choice()? {
+            "offer" => Action::RematchOffer,
+            "accept" => Action::RematchAccept,
+            "decline" => Action::RematchDecline,
+            _ => return Err(bad("rematch action must be offer, accept or decline")),
+        },
+        "takeback" => {
+            return Err(ServerMessage::error(
+                "not_now",
+                "takeback is only allowed in games against the AI",
+            ))
+        }
+        other => {
+            return Err(ServerMessage::error(
+                "unknown_type",
+                format!("unknown message type {other:?}"),
+            ))
+        }
+    };
+    Ok((action, id))
+}
+
+async fn serve(socket: WebSocket, state: AppState, player: Option<Player>) {
+    let span = tracing::info_span!("ws", player = player.as_ref().map(|p| p.id.0));
     read_loop(socket, state).instrument(span).await;
 }
 
@@ -174,12 +397,16 @@ async fn read_loop(mut socket: WebSocket, state: AppState) {
 
 fn handle(message: ClientMessage) -> ServerMessage {
     match message.t.as_str() {
-        "ping" => ServerMessage {
-            t: "pong",
-            d: message.d,
-            v: message.v,
-        },
-        other => ServerMessage::error("unknown_type", format!("unknown message type {other:?}")),
+        "ping" => handle_ping(message),
+        other => ServerMessage::error("unknown_type", format!("{other:?} is not a lobby message")),
+    }
+}
+
+fn handle_ping(message: ClientMessage) -> ServerMessage {
+    ServerMessage {
+        t: "pong",
+        d: message.d,
+        v: message.v,
     }
 }
 
@@ -197,7 +424,7 @@ mod tests {
     fn code(text: &str) -> String {
         match parse(text) {
             Ok(m) => format!("ok:{}", m.t),
-            Err(e) => e.d["code"].as_str().unwrap_or("?").to_owned(),
+            Err(e) => e.d["error"].as_str().unwrap_or("?").to_owned(),
         }
     }
 
@@ -212,6 +439,7 @@ mod tests {
         assert_eq!(code(r#"{"t":5}"#), "bad_message");
         assert_eq!(code(r#"{"t":"ping","v":-1}"#), "bad_message");
         assert_eq!(code(r#"{"t":"launch"}"#), "unknown_type");
+        assert_eq!(code(r#"{"t":"move","d":{"uci":"e3e4"}}"#), "ok:move");
     }
 
     #[test]
@@ -225,5 +453,69 @@ mod tests {
             serde_json::to_string(&pong).expect("json"),
             r#"{"t":"pong"}"#
         );
+    }
+}
+
+#[cfg(test)]
+mod action_tests {
+    use super::*;
+
+    fn act(text: &str) -> Result<(Action, Option<Value>), String> {
+        let m = parse(text).map_err(|e| e.d["error"].to_string())?;
+        action(&m).map_err(|e| e.d["error"].as_str().unwrap_or("?").to_owned())
+    }
+
+    #[test]
+    fn actions_are_read_strictly() {
+        assert_eq!(
+            act(r#"{"t":"move","d":{"uci":"e3e4","id":7,"count":"start"}}"#),
+            Ok((
+                Action::Move {
+                    uci: "e3e4".into(),
+                    count: Some(CountAction::Start)
+                },
+                Some(json!(7))
+            ))
+        );
+        assert_eq!(
+            act(r#"{"t":"move","d":{"id":1}}"#).err().as_deref(),
+            Some("bad_message")
+        );
+        assert_eq!(
+            act(r#"{"t":"move","d":{"uci":"e3e4","count":"go"}}"#)
+                .err()
+                .as_deref(),
+            Some("bad_message")
+        );
+        assert_eq!(
+            act(r#"{"t":"move","d":{"uci":"e3e4","id":[1]}}"#)
+                .err()
+                .as_deref(),
+            Some("bad_message")
+        );
+        assert_eq!(
+            act(r#"{"t":"draw","d":{"action":"offer"}}"#).map(|a| a.0),
+            Ok(Action::DrawOffer)
+        );
+        assert_eq!(
+            act(r#"{"t":"draw","d":{}}"#).err().as_deref(),
+            Some("bad_message")
+        );
+        assert_eq!(
+            act(r#"{"t":"rematch","d":{"action":"accept"}}"#).map(|a| a.0),
+            Ok(Action::RematchAccept)
+        );
+        assert_eq!(act(r#"{"t":"takeback"}"#).err().as_deref(), Some("not_now"));
+        assert_eq!(act(r#"{"t":"resign"}"#).map(|a| a.0), Ok(Action::Resign));
+    }
+
+    #[test]
+    fn the_bucket_refills_at_its_rate() {
+        let mut limit = RateLimit::new();
+        let t0 = Instant::now();
+        let taken = (0..100).filter(|_| limit.take(t0)).count();
+        assert_eq!(taken, RATE_BURST as usize);
+        assert!(!limit.take(t0));
+        assert!(limit.take(t0 + std::time::Duration::from_millis(60)));
     }
 }

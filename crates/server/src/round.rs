@@ -1,0 +1,1047 @@
+//! The actor of one live game: every change to a game goes through it, in order.
+//!
+//! A [`Round`] owns the [`AnyGame`], the seats, the byo-yomi [`Clock`], the offers, a version
+//! counter and a short history of events. A move is checked by the game, stored durably with
+//! [`Store::append_move`], and only then sent to every connection (with the whole game state)
+//! and acknowledged to its sender. Results are decided here: by the board, resignation, draw
+//! agreement, abort, and time, with a timer set for the flag that fires even when nobody is
+//! connected. Sockets talk to a round through a [`RoundHandle`]; the [`crate::rounds`]
+//! registry finds or loads the round of a game.
+
+use std::{collections::VecDeque, sync::Arc, time::Duration};
+
+use rand::Rng;
+use serde_json::{json, Value};
+use tokio::sync::{mpsc, oneshot};
+use ttakji_game::{
+    clock::{Clock, ClockState, Press, TimeSource},
+    AnyGame, CountAction, CountKind, GameError, Outcome, Reason,
+};
+use ttakji_store::{
+    now_millis, Game, GameEnd, GameId, GameStatus, NewGame, NewMove, Player, PlayerId, Side, Store,
+    StoreError,
+};
+
+/// Events kept for reconnecting clients; one that missed more gets a `full` state.
+pub const HISTORY_LEN: usize = 32;
+/// Outgoing messages queued per connection; a connection that falls further behind is dropped
+/// (its client reconnects and catches up).
+pub const CONNECTION_QUEUE: usize = 64;
+/// How long a round with nobody connected stays in memory once the game is over.
+pub const IDLE_FINISHED: Duration = Duration::from_secs(60);
+/// How long a round with nobody connected stays in memory while the game waits for its
+/// second player (it is loaded again on demand).
+pub const IDLE_WAITING: Duration = Duration::from_secs(600);
+
+/// A message to one connection: JSON text, ready to send.
+pub type Outgoing = mpsc::Sender<Arc<str>>;
+
+/// What a seated player (or a spectator, who is refused) asks a round to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Play a move in engine notation, with an optional Makruk count action.
+    Move {
+        /// The move.
+        uci: String,
+        /// "Start count" / "Stop count" with it.
+        count: Option<CountAction>,
+    },
+    /// Resign.
+    Resign,
+    /// Offer a draw.
+    DrawOffer,
+    /// Accept the opponent's draw offer.
+    DrawAccept,
+    /// Decline the opponent's draw offer (or withdraw one's own).
+    DrawDecline,
+    /// Offer a rematch after the game.
+    RematchOffer,
+    /// Accept the opponent's rematch offer.
+    RematchAccept,
+    /// Decline the opponent's rematch offer (or withdraw one's own).
+    RematchDecline,
+    /// Call the game off before both sides have moved.
+    Abort,
+}
+
+/// Why a round refused an action. Nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum RoundError {
+    /// The connection has no seat in this game.
+    #[error("spectators cannot act in a game")]
+    Spectator,
+    /// The game is over (or aborted).
+    #[error("the game is over")]
+    Over,
+    /// The game has not started: the second player has not joined.
+    #[error("the game has not started yet")]
+    NotStarted,
+    /// A move by the side not to move.
+    #[error("it is not your turn")]
+    NotYourTurn,
+    /// The move or count action was refused by the rules.
+    #[error("{0}")]
+    Illegal(GameError),
+    /// The action does not fit the game's state (no offer to accept, too late to abort, ...).
+    #[error("{0}")]
+    NotNow(&'static str),
+    /// The store failed; the action was not applied.
+    #[error("storage unavailable")]
+    Store(#[from] StoreError),
+    /// The round stopped.
+    #[error("the game is unavailable, try again")]
+    Gone,
+}
+
+impl RoundError {
+    /// The `error` code sent to the client.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RoundError::Spectator => "spectator",
+            RoundError::Over => "game_over",
+            RoundError::NotStarted => "not_started",
+            RoundError::NotYourTurn => "not_your_turn",
+            RoundError::Illegal(GameError::Count(_)) => "bad_count",
+            RoundError::Illegal(_) => "illegal_move",
+            RoundError::NotNow(_) => "not_now",
+            RoundError::Store(_) | RoundError::Gone => "unavailable",
+        }
+    }
+}
+
+/// Why a friend could not join.
+#[derive(Debug, thiserror::Error)]
+pub enum JoinError {
+    /// Both seats are taken by others.
+    #[error("the game already has two players")]
+    Taken,
+    /// The game was called off (or is over) before the friend came.
+    #[error("the game was called off")]
+    Over,
+    /// The creator opened their own link.
+    #[error("this is your own invitation: send the link to a friend")]
+    OwnGame,
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The round stopped.
+    #[error("the game is unavailable, try again")]
+    Gone,
+}
+
+/// The time settings and time source rounds share.
+#[derive(Clone)]
+pub struct RoundConfig {
+    /// Where time comes from.
+    pub time: Arc<dyn TimeSource>,
+    /// Creates rematch games and loads their rounds.
+    pub spawn_rematch: Arc<dyn Fn(GameId) + Send + Sync>,
+}
+
+enum Command {
+    Connect {
+        player: Option<PlayerId>,
+        since: Option<u64>,
+        out: Outgoing,
+        reply: oneshot::Sender<(u64, Option<Side>)>,
+    },
+    Disconnect {
+        conn: u64,
+    },
+    Act {
+        conn: u64,
+        action: Action,
+        id: Option<Value>,
+    },
+    State {
+        viewer: Option<PlayerId>,
+        reply: oneshot::Sender<Value>,
+    },
+    Join {
+        player: PlayerId,
+        reply: oneshot::Sender<Result<(), JoinError>>,
+    },
+    Stop {
+        reply: oneshot::Sender<()>,
+    },
+}
+
+/// The way to a running round.
+#[derive(Clone)]
+pub struct RoundHandle {
+    tx: mpsc::Sender<Command>,
+}
+
+/// A connection's registration with a round; dropping it tells the round the socket closed.
+pub struct Connection {
+    /// The connection's number within the round.
+    pub id: u64,
+    /// The seat of the connected player, `None` for a spectator.
+    pub side: Option<Side>,
+    tx: mpsc::Sender<Command>,
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let tx = self.tx.clone();
+        let conn = self.id;
+        if tx.try_send(Command::Disconnect { conn }).is_err() {
+            tokio::spawn(async move {
+                let _ = tx.send(Command::Disconnect { conn }).await;
+            });
+        }
+    }
+}
+
+impl Connection {
+    /// Sends an action; the answer (ack, error or events) arrives on the connection's queue.
+    pub async fn act(&self, action: Action, id: Option<Value>) -> Result<(), RoundError> {
+        self.tx
+            .send(Command::Act {
+                conn: self.id,
+                action,
+                id,
+            })
+            .await
+            .map_err(|_| RoundError::Gone)
+    }
+}
+
+impl RoundHandle {
+    /// Whether the round has stopped (the registry then loads it again).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+
+    /// Registers a socket: it first gets the events after version `since` (or a `full` state),
+    /// then every event, on `out`.
+    pub async fn connect(
+        &self,
+        player: Option<PlayerId>,
+        since: Option<u64>,
+        out: Outgoing,
+    ) -> Result<Connection, RoundError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Connect {
+                player,
+                since,
+                out,
+                reply,
+            })
+            .await
+            .map_err(|_| RoundError::Gone)?;
+        let (id, side) = rx.await.map_err(|_| RoundError::Gone)?;
+        Ok(Connection {
+            id,
+            side,
+            tx: self.tx.clone(),
+        })
+    }
+
+    /// The game state as `viewer` sees it.
+    pub async fn state(&self, viewer: Option<PlayerId>) -> Result<Value, RoundError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::State { viewer, reply })
+            .await
+            .map_err(|_| RoundError::Gone)?;
+        rx.await.map_err(|_| RoundError::Gone)
+    }
+
+    /// Seats `player` in the empty seat of a waiting friend game and starts it.
+    pub async fn join(&self, player: PlayerId) -> Result<(), JoinError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(Command::Join { player, reply })
+            .await
+            .map_err(|_| JoinError::Gone)?;
+        rx.await.map_err(|_| JoinError::Gone)?
+    }
+
+    /// Saves the clock and stops the round (at shutdown); later calls get [`RoundError::Gone`].
+    pub async fn stop(&self) {
+        let (reply, rx) = oneshot::channel();
+        if self.tx.send(Command::Stop { reply }).await.is_ok() {
+            let _ = rx.await;
+        }
+    }
+}
+
+struct Conn {
+    id: u64,
+    side: Option<Side>,
+    out: Outgoing,
+}
+
+struct Event {
+    v: u64,
+    t: &'static str,
+    d: Value,
+}
+
+/// One live game.
+pub struct Round {
+    store: Arc<dyn Store>,
+    config: RoundConfig,
+    row: Game,
+    names: [String; 2],
+    game: AnyGame,
+    /// The clock of timed games; `None` in untimed ones.
+    clock: Option<Clock>,
+    status: GameStatus,
+    draw_offer: Option<Side>,
+    rematch_offer: Option<Side>,
+    rematch: Option<GameId>,
+    version: u64,
+    history: VecDeque<Event>,
+    conns: Vec<Conn>,
+    next_conn: u64,
+    sans: Vec<String>,
+}
+
+/// Stored form of a move: the move, then ` start` or ` stop` for a Makruk count action.
+pub fn encode_move(uci: &str, count: Option<CountAction>) -> String {
+    match count {
+        None => uci.to_owned(),
+        Some(CountAction::Start) => format!("{uci} start"),
+        Some(CountAction::Stop) => format!("{uci} stop"),
+    }
+}
+
+/// Reads back [`encode_move`].
+pub fn decode_move(text: &str) -> (&str, Option<CountAction>) {
+    match text.split_once(' ') {
+        Some((uci, "start")) => (uci, Some(CountAction::Start)),
+        Some((uci, "stop")) => (uci, Some(CountAction::Stop)),
+        _ => (text, None),
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
+    }
+}
+
+fn side_json(side: Option<Side>) -> Value {
+    side.map_or(Value::Null, |s| Value::from(side_name(s)))
+}
+
+/// The outcome a stored game ended with, read back from its result and reason.
+pub fn stored_outcome(row: &Game) -> Option<Outcome> {
+    let reason = Reason::from_name(row.reason.as_deref()?)?;
+    let winner = match row.result.as_deref() {
+        Some("1-0") => Some(Side::First),
+        Some("0-1") => Some(Side::Second),
+        _ => None,
+    };
+    Some(Outcome { winner, reason })
+}
+
+/// Replays a stored game: its start position and every move with its count action, and the
+/// stored result if the board did not decide it.
+pub async fn replay(store: &dyn Store, row: &Game) -> Result<AnyGame, StoreError> {
+    let mut game = AnyGame::from_fen(row.variant, &row.initial_fen)
+        .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?;
+    for m in store.moves(&row.id).await? {
+        let (uci, count) = decode_move(&m.mv);
+        game.play_uci(uci, count)
+            .map_err(|e| StoreError::Corrupt(format!("game {} ply {}: {e}", row.id, m.ply)))?;
+    }
+    if game.outcome().is_none() && row.status.is_over() {
+        if let Some(outcome) = stored_outcome(row) {
+            let _ = game.finish(outcome);
+        }
+    }
+    Ok(game)
+}
+
+/// Display names of both seats.
+pub async fn names(store: &dyn Store, row: &Game) -> Result<[String; 2], StoreError> {
+    async fn name(store: &dyn Store, id: Option<PlayerId>) -> Result<String, StoreError> {
+        Ok(match id {
+            Some(id) => store
+                .player(id)
+                .await?
+                .map_or_else(|| "?".to_owned(), |p: Player| p.nickname),
+            None => String::new(),
+        })
+    }
+    Ok([
+        name(store, row.first_player).await?,
+        name(store, row.second_player).await?,
+    ])
+}
+
+impl Round {
+    /// Loads a game from the store and starts its actor. `None` if there is no such game.
+    pub async fn load(
+        store: Arc<dyn Store>,
+        config: RoundConfig,
+        id: &GameId,
+    ) -> Result<Option<RoundHandle>, StoreError> {
+        let Some(row) = store.game(id).await? else {
+            return Ok(None);
+        };
+        let game = replay(&*store, &row).await?;
+        let names = names(&*store, &row).await?;
+        let now = config.time.now();
+        let clock = match &row.clock_state {
+            Some(text) => {
+                let state = ClockState::decode(text)
+                    .map_err(|e| StoreError::Corrupt(format!("clock of {id}: {e}")))?;
+                Some(
+                    Clock::restore(&state, now)
+                        .map_err(|e| StoreError::Corrupt(format!("clock of {id}: {e}")))?,
+                )
+            }
+            None => None,
+        };
+        let sans = game.moves_san();
+        let mut round = Round {
+            status: row.status,
+            store,
+            config,
+            row,
+            names,
+            game,
+            clock,
+            draw_offer: None,
+            rematch_offer: None,
+            rematch: None,
+            // A loaded round cannot know the versions a previous one sent: start far above
+            // them so that any `?v=` from before gets a full state.
+            version: u64::try_from(now_millis().0).unwrap_or(0),
+            history: VecDeque::new(),
+            conns: Vec::new(),
+            next_conn: 0,
+            sans,
+        };
+        // The board may have ended the game just before a crash, before the result was stored.
+        if !round.status.is_over() {
+            if let Some(outcome) = round.game.outcome() {
+                round.end(outcome).await;
+            }
+        }
+        let (tx, rx) = mpsc::channel(256);
+        tokio::spawn(round.run(rx));
+        Ok(Some(RoundHandle { tx }))
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+        loop {
+            let deadline = self.flag_deadline();
+            let idle = self.idle_limit();
+            let command = tokio::select! {
+                command = rx.recv() => match command {
+                    Some(c) => c,
+                    None => break,
+                },
+                () = sleep_opt(deadline) => {
+                    self.check_flag().await;
+                    continue;
+                }
+                () = sleep_opt(idle) => break,
+            };
+            if let Command::Stop { reply } = command {
+                self.save_clock().await;
+                let _ = reply.send(());
+                break;
+            }
+            self.handle(command).await;
+        }
+        tracing::debug!(game = %self.row.id, "round stopped");
+    }
+
+    fn flag_deadline(&self) -> Option<Duration> {
+        if self.status != GameStatus::Playing {
+            return None;
+        }
+        let clock = self.clock.as_ref()?;
+        let deadline = clock.flag_deadline()?;
+        let now = self.config.time.now();
+        Some(Duration::from_millis(deadline.millis_since(now)))
+    }
+
+    fn idle_limit(&self) -> Option<Duration> {
+        if !self.conns.is_empty() {
+            return None;
+        }
+        match self.status {
+            GameStatus::Finished | GameStatus::Aborted => Some(IDLE_FINISHED),
+            GameStatus::Waiting => Some(IDLE_WAITING),
+            GameStatus::Playing => None,
+        }
+    }
+
+    async fn handle(&mut self, command: Command) {
+        match command {
+            Command::Connect {
+                player,
+                since,
+                out,
+                reply,
+            } => {
+                let side = player.and_then(|p| self.seat_of(p));
+                let id = self.next_conn;
+                self.next_conn += 1;
+                let was_present = self.presence();
+                self.conns.push(Conn { id, side, out });
+                if let Some(conn) = self.conns.last() {
+                    self.catch_up(conn, since);
+                }
+                let _ = reply.send((id, side));
+                if self.presence() != was_present {
+                    self.send_presence();
+                }
+            }
+            Command::Disconnect { conn } => {
+                let was_present = self.presence();
+                self.conns.retain(|c| c.id != conn);
+                if self.presence() != was_present {
+                    self.send_presence();
+                }
+            }
+            Command::Act { conn, action, id } => {
+                let Some(side) = self.conns.iter().find(|c| c.id == conn).map(|c| c.side) else {
+                    return;
+                };
+                // Time may have run out while nobody was looking.
+                self.check_flag().await;
+                let is_move = matches!(action, Action::Move { .. });
+                match self.act(side, action).await {
+                    Ok(()) => {
+                        if is_move {
+                            if let Some(id) = id {
+                                self.send_to(conn, "ack", json!({ "id": id }));
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        tracing::debug!(game = %self.row.id, error = %e, "action refused");
+                        let mut d = json!({ "error": e.code(), "message": e.to_string() });
+                        if let Some(id) = id {
+                            d["id"] = id;
+                        }
+                        self.send_to(conn, "error", d);
+                    }
+                }
+            }
+            Command::State { viewer, reply } => {
+                self.check_flag().await;
+                let side = viewer.and_then(|p| self.seat_of(p));
+                let _ = reply.send(self.state_json(side));
+            }
+            Command::Join { player, reply } => {
+                let _ = reply.send(self.join(player).await);
+            }
+            Command::Stop { reply } => {
+                self.save_clock().await;
+                let _ = reply.send(());
+            }
+        }
+    }
+
+    /// Saves the running clock, so that a restart charges the turn's time so far.
+    async fn save_clock(&self) {
+        if self.status != GameStatus::Playing {
+            return;
+        }
+        if let Some(clock) = &self.clock {
+            let state = clock.state(self.config.time.now()).encode();
+            if let Err(e) = self.store.save_clock(&self.row.id, Some(&state)).await {
+                tracing::warn!(game = %self.row.id, error = %e, "clock not saved");
+            }
+        }
+    }
+
+    fn seat_of(&self, player: PlayerId) -> Option<Side> {
+        if self.row.first_player == Some(player) {
+            Some(Side::First)
+        } else if self.row.second_player == Some(player) {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+
+    fn presence(&self) -> [bool; 2] {
+        let on = |s| self.conns.iter().any(|c| c.side == Some(s));
+        [on(Side::First), on(Side::Second)]
+    }
+
+    fn send_presence(&mut self) {
+        let [first, second] = self.presence();
+        let text = message(
+            "presence",
+            &json!({ "first": first, "second": second }),
+            None,
+        );
+        self.broadcast_text(&text);
+    }
+
+    fn is_over(&self) -> bool {
+        self.status.is_over()
+    }
+
+    async fn act(&mut self, side: Option<Side>, action: Action) -> Result<(), RoundError> {
+        let side = side.ok_or(RoundError::Spectator)?;
+        match action {
+            Action::Move { uci, count } => self.play(side, &uci, count).await,
+            Action::Resign => {
+                self.require_playing()?;
+                self.end(Outcome::win(side.other(), Reason::Resignation))
+                    .await;
+                Ok(())
+            }
+            Action::DrawOffer => {
+                self.require_playing()?;
+                match self.draw_offer {
+                    Some(s) if s == side => Err(RoundError::NotNow("you have offered a draw")),
+                    Some(_) => {
+                        self.end(Outcome::draw(Reason::Agreement)).await;
+                        Ok(())
+                    }
+                    None => {
+                        self.draw_offer = Some(side);
+                        self.emit_offer("draw", Some(side));
+                        Ok(())
+                    }
+                }
+            }
+            Action::DrawAccept => {
+                self.require_playing()?;
+                if self.draw_offer != Some(side.other()) {
+                    return Err(RoundError::NotNow("there is no draw offer to accept"));
+                }
+                self.end(Outcome::draw(Reason::Agreement)).await;
+                Ok(())
+            }
+            Action::DrawDecline => {
+                self.require_playing()?;
+                if self.draw_offer.is_none() {
+                    return Err(RoundError::NotNow("there is no draw offer"));
+                }
+                self.draw_offer = None;
+                self.emit_offer("draw", None);
+                Ok(())
+            }
+            Action::RematchOffer | Action::RematchAccept => {
+                if !self.is_over() || self.status == GameStatus::Aborted {
+                    return Err(RoundError::NotNow("a rematch comes after a finished game"));
+                }
+                if self.rematch.is_some() {
+                    return Err(RoundError::NotNow("the rematch has been created already"));
+                }
+                match self.rematch_offer {
+                    Some(s) if s == side => Err(RoundError::NotNow("you have offered a rematch")),
+                    Some(_) => self.create_rematch().await,
+                    None if action == Action::RematchAccept => {
+                        Err(RoundError::NotNow("there is no rematch offer to accept"))
+                    }
+                    None => {
+                        self.rematch_offer = Some(side);
+                        self.emit_offer("rematch", Some(side));
+                        Ok(())
+                    }
+                }
+            }
+            Action::RematchDecline => {
+                if self.rematch_offer.is_none() || self.rematch.is_some() {
+                    return Err(RoundError::NotNow("there is no rematch offer"));
+                }
+                self.rematch_offer = None;
+                self.emit_offer("rematch", None);
+                Ok(())
+            }
+            Action::Abort => {
+                if self.is_over() {
+                    return Err(RoundError::Over);
+                }
+                if self.game.ply() >= 2 {
+                    return Err(RoundError::NotNow(
+                        "too late to abort: both sides have moved; resign instead",
+                    ));
+                }
+                self.end(Outcome::draw(Reason::Aborted)).await;
+                Ok(())
+            }
+        }
+    }
+
+    fn require_playing(&self) -> Result<(), RoundError> {
+        match self.status {
+            GameStatus::Playing => Ok(()),
+            GameStatus::Waiting => Err(RoundError::NotStarted),
+            GameStatus::Finished | GameStatus::Aborted => Err(RoundError::Over),
+        }
+    }
+
+    async fn play(
+        &mut self,
+        side: Side,
+        uci: &str,
+        count: Option<CountAction>,
+    ) -> Result<(), RoundError> {
+        self.require_playing()?;
+        if self.game.turn() != side {
+            return Err(RoundError::NotYourTurn);
+        }
+        let mut next = self.game.clone();
+        let played = next.play_uci(uci, count).map_err(RoundError::Illegal)?;
+        let now = self.config.time.now();
+        let mut clock = self.clock.clone();
+        let mut spent_ms = None;
+        if let Some(c) = clock.as_mut() {
+            match c.press(now, 0) {
+                Ok(Press::Moved { spent_ms: s, .. }) => spent_ms = i64::try_from(s).ok(),
+                Ok(Press::Flagged(_)) | Err(_) => {
+                    self.check_flag().await;
+                    return Err(RoundError::Over);
+                }
+            }
+        }
+        let stored = NewMove {
+            ply: i64::try_from(self.game.ply()).unwrap_or(i64::MAX) + 1,
+            mv: encode_move(&played.uci, count),
+            spent_ms,
+            clock_after: clock.as_ref().map(|c| c.state(now).encode()),
+        };
+        // Durable before anybody hears of it.
+        self.store.append_move(&self.row.id, &stored).await?;
+        self.game = next;
+        self.clock = clock;
+        self.sans.push(played.san.clone());
+        let draw_cleared = self.draw_offer.take().is_some();
+        let mut d = json!({
+            "uci": played.uci,
+            "san": played.san,
+            "ply": played.ply,
+            "fen": self.game.fen(),
+            "by": side_name(side),
+        });
+        if let Some(count) = count {
+            d["count"] = Value::from(match count {
+                CountAction::Start => "start",
+                CountAction::Stop => "stop",
+            });
+        }
+        d["state"] = self.state_json(None);
+        self.emit("move", d);
+        if draw_cleared {
+            self.emit_offer("draw", None);
+        }
+        if let Some(outcome) = self.game.outcome() {
+            self.end(outcome).await;
+        }
+        Ok(())
+    }
+
+    async fn check_flag(&mut self) {
+        if self.status != GameStatus::Playing {
+            return;
+        }
+        let now = self.config.time.now();
+        let flagged = self.clock.as_mut().and_then(|c| c.check_flag(now));
+        if let Some(side) = flagged {
+            self.end(Outcome::win(side.other(), Reason::Timeout)).await;
+        }
+    }
+
+    /// Ends the game: stores the result, then tells everybody.
+    async fn end(&mut self, outcome: Outcome) {
+        let _ = self.game.finish(outcome);
+        let now = self.config.time.now();
+        if let Some(c) = self.clock.as_mut() {
+            c.pause(now);
+        }
+        let aborted = outcome.reason == Reason::Aborted;
+        let end = GameEnd {
+            status: if aborted {
+                GameStatus::Aborted
+            } else {
+                GameStatus::Finished
+            },
+            result: (!aborted).then(|| outcome.result().to_owned()),
+            reason: outcome.reason.name().to_owned(),
+            clock_state: self.clock.as_ref().map(|c| c.state(now).encode()),
+            at: now_millis(),
+        };
+        if let Err(e) = self.store.finish_game(&self.row.id, &end).await {
+            // The board result is replayed on the next load; others are lost with the store.
+            tracing::error!(game = %self.row.id, error = %e, "result not stored");
+        }
+        self.status = end.status;
+        self.row.result = end.result;
+        self.row.reason = Some(end.reason);
+        self.draw_offer = None;
+        tracing::info!(game = %self.row.id, result = outcome.result(), reason = %outcome.reason, "game over");
+        let d = self.state_json(None);
+        self.emit("end", d);
+    }
+
+    async fn join(&mut self, player: PlayerId) -> Result<(), JoinError> {
+        if self.seat_of(player).is_some() {
+            return if self.status == GameStatus::Waiting {
+                Err(JoinError::OwnGame)
+            } else {
+                Ok(())
+            };
+        }
+        if self.status.is_over() {
+            return Err(JoinError::Over);
+        }
+        if self.status != GameStatus::Waiting {
+            return Err(JoinError::Taken);
+        }
+        let side = match (self.row.first_player, self.row.second_player) {
+            (None, _) => Side::First,
+            (_, None) => Side::Second,
+            _ => return Err(JoinError::Taken),
+        };
+        self.store.seat_player(&self.row.id, side, player).await?;
+        self.store
+            .set_status(&self.row.id, GameStatus::Playing)
+            .await?;
+        match side {
+            Side::First => self.row.first_player = Some(player),
+            Side::Second => self.row.second_player = Some(player),
+        }
+        self.names[side.index()] = self
+            .store
+            .player(player)
+            .await?
+            .map_or_else(|| "?".to_owned(), |p| p.nickname);
+        self.status = GameStatus::Playing;
+        let now = self.config.time.now();
+        if let Some(c) = self.clock.as_mut() {
+            c.start(now);
+            let state = c.state(now).encode();
+            self.store.save_clock(&self.row.id, Some(&state)).await?;
+        }
+        // Seats of the connected sockets are fixed at connect; the joiner connects after this.
+        let d = self.state_json(None);
+        self.emit("full", d);
+        Ok(())
+    }
+
+    async fn create_rematch(&mut self) -> Result<(), RoundError> {
+        let now = self.config.time.now();
+        let clock_state = self.clock.as_ref().map(|c| {
+            let mut fresh = Clock::new(*c.config());
+            fresh.start(now);
+            fresh.state(now).encode()
+        });
+        let new = NewGame {
+            variant: self.row.variant,
+            mode: self.row.mode,
+            ai_level: self.row.ai_level.clone(),
+            first_player: self.row.second_player,
+            second_player: self.row.first_player,
+            initial_fen: self.row.initial_fen.clone(),
+            clock: self.row.clock,
+            clock_state,
+            status: GameStatus::Playing,
+            rematch_of: Some(self.row.id.clone()),
+        };
+        let game = self.store.create_game(&new).await?;
+        self.rematch = Some(game.id.clone());
+        self.rematch_offer = None;
+        (self.config.spawn_rematch)(game.id.clone());
+        self.emit("rematch", json!({ "gameId": game.id.as_str() }));
+        Ok(())
+    }
+
+    fn emit_offer(&mut self, kind: &str, by: Option<Side>) {
+        self.emit("offer", json!({ "kind": kind, "by": side_json(by) }));
+    }
+
+    /// A versioned event: kept in the history and sent to every connection.
+    fn emit(&mut self, t: &'static str, d: Value) {
+        self.version += 1;
+        let event = Event {
+            v: self.version,
+            t,
+            d,
+        };
+        let dead: Vec<u64> = self
+            .conns
+            .iter()
+            .filter(|c| !send(c, &event_text(&event, c.side)))
+            .map(|c| c.id)
+            .collect();
+        self.conns.retain(|c| !dead.contains(&c.id));
+        self.history.push_back(event);
+        if self.history.len() > HISTORY_LEN {
+            self.history.pop_front();
+        }
+    }
+
+    fn broadcast_text(&mut self, text: &Arc<str>) {
+        self.conns.retain(|c| send(c, text));
+    }
+
+    fn send_to(&mut self, conn: u64, t: &str, d: Value) {
+        let text = message(t, &d, None);
+        if let Some(c) = self.conns.iter().find(|c| c.id == conn) {
+            if !send(c, &text) {
+                self.conns.retain(|c| c.id != conn);
+            }
+        }
+    }
+
+    /// What a connection that has seen version `since` needs: the events after it, or a
+    /// `full` state.
+    fn catch_up(&self, conn: &Conn, since: Option<u64>) {
+        let oldest = self.history.front().map_or(self.version + 1, |e| e.v);
+        match since {
+            Some(v) if v <= self.version && v + 1 >= oldest => {
+                for event in self.history.iter().filter(|e| e.v > v) {
+                    send(conn, &event_text(event, conn.side));
+                }
+            }
+            _ => {
+                let mut d = self.state_json(conn.side);
+                d["you"] = side_json(conn.side);
+                send(conn, &message("full", &d, Some(self.version)));
+            }
+        }
+    }
+
+    /// The game state as the protocol describes it; `you` is filled per connection.
+    fn state_json(&self, you: Option<Side>) -> Value {
+        let now = self.config.time.now();
+        let presence = self.presence();
+        let seat = |side: Side| {
+            let id = match side {
+                Side::First => self.row.first_player,
+                Side::Second => self.row.second_player,
+            };
+            json!({
+                "id": id.map(|p| p.0),
+                "name": if id.is_some() { Value::from(self.names[side.index()].clone()) } else { Value::Null },
+                "ai": Value::Null,
+                "connected": presence[side.index()],
+            })
+        };
+        let counters = self.game.counters();
+        let makruk = counters.makruk.map(|c| {
+            json!({
+                "kind": match c.kind { CountKind::Board => "board", CountKind::Piece => "piece" },
+                "side": side_name(c.side),
+                "count": c.count,
+                "limit": c.limit,
+                "movesLeft": c.moves_left(),
+            })
+        });
+        let clock = self.clock.as_ref().map(|c| {
+            let time = |side: Side| {
+                let t = c.remaining(side, now);
+                json!({ "mainMs": t.main_ms, "periods": t.periods, "periodMs": t.period_ms })
+            };
+            json!({
+                "first": time(Side::First),
+                "second": time(Side::Second),
+                "running": if c.is_running() && self.status == GameStatus::Playing {
+                    side_json(Some(c.turn()))
+                } else {
+                    Value::Null
+                },
+            })
+        });
+        let moves: Vec<Value> = self
+            .game
+            .moves_uci()
+            .into_iter()
+            .zip(self.sans.iter())
+            .map(|(uci, san)| json!({ "uci": uci, "san": san }))
+            .collect();
+        let legal = if self.status == GameStatus::Playing {
+            self.game.legal_moves()
+        } else {
+            Vec::new()
+        };
+        let result = match (self.status, self.game.outcome()) {
+            (GameStatus::Finished | GameStatus::Aborted, Some(o)) => json!({
+                "result": o.result(),
+                "winner": side_json(o.winner),
+                "reason": o.reason.name(),
+            }),
+            _ => Value::Null,
+        };
+        json!({
+            "id": self.row.id.as_str(),
+            "variant": self.row.variant.name(),
+            "mode": self.row.mode.as_str(),
+            "level": self.row.ai_level,
+            "status": self.status.as_str(),
+            "players": { "first": seat(Side::First), "second": seat(Side::Second) },
+            "you": side_json(you),
+            "initialFen": self.game.initial_fen(),
+            "fen": self.game.fen(),
+            "turn": side_name(self.game.turn()),
+            "ply": self.game.ply(),
+            "moves": moves,
+            "legal": legal,
+            "check": self.game.is_check(),
+            "counters": {
+                "makruk": makruk,
+                "canStartCount": counters.can_start_count,
+                "canStopCount": counters.can_stop_count,
+                "pliesBeforeMoveLimit": counters.plies_before_move_limit,
+            },
+            "clock": clock,
+            "offers": {
+                "draw": side_json(self.draw_offer),
+                "takeback": Value::Null,
+                "rematch": side_json(self.rematch_offer),
+            },
+            "rematch": self.rematch.as_ref().map(GameId::as_str),
+            "result": result,
+        })
+    }
+}
+
+/// Picks the creator's side of a friend game at random.
+pub fn random_side() -> Side {
+    if rand::rng().random_bool(0.5) {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+async fn sleep_opt(d: Option<Duration>) {
+    match d {
+        Some(d) => tokio::time::sleep(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn message(t: &str, d: &Value, v: Option<u64>) -> Arc<str> {
+    let mut m = json!({ "t": t, "d": d });
+    if let Some(v) = v {
+        m["v"] = Value::from(v);
+    }
+    Arc::from(m.to_string())
+}
+
+/// An event as one connection sees it: states carry that connection's `you`.
+fn event_text(event: &Event, side: Option<Side>) -> Arc<str> {
+    let mut d = event.d.clone();
+    let you = side_json(side);
+    if let Some(state) = d.get_mut("state") {
+        state["you"] = you.clone();
+    }
+    if d.get("you").is_some() {
+        d["you"] = you;
+    }
+    message(event.t, &d, Some(event.v))
+}
+
+/// Queues a message; `false` if the connection is gone or too far behind.
+fn send(conn: &Conn, text: &Arc<str>) -> bool {
+    conn.out.try_send(text.clone()).is_ok()
+}
