@@ -1,0 +1,2 @@
+//! Search speed per game (placeholder).
+fn main() {}
