@@ -50,12 +50,12 @@
 //! use ttakji_game::Game;
 //! use ttakji_rules::{xiangqi, Position as _};
 //!
-//! // Red mates at once with the chariot.
+//! // Red mates at once: the chariot checks on the d file, the flying general guards e10.
 //! let game = Game::<xiangqi::Position>::from_fen("3k5/9/9/9/9/9/9/9/R8/4K4 w - - 0 1").unwrap();
 //! let mut tt = TranspositionTable::new(1);
 //! let stop = AtomicBool::new(false);
 //! let result = search(&mut tt, &game, &SearchLimits::depth(3), &stop, &mut |_| {}).unwrap();
-//! assert_eq!(game.position().uci(result.best), "a2a10");
+//! assert_eq!(game.position().uci(result.best), "a2d2");
 //! ```
 
 mod board;

@@ -514,7 +514,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         } else {
             Bound::Upper
         };
-        if !(root && !self.root_excluded.is_empty()) {
+        if !root || self.root_excluded.is_empty() {
             self.tt.store(
                 key,
                 Entry {

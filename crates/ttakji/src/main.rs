@@ -64,7 +64,7 @@ fn run_perft<P: Position>(fen: Option<&str>, depth: u32, divide: bool) -> anyhow
 fn main() -> ExitCode {
     let opt = Opt::parse();
     let result = match opt.command {
-        Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout()),
         Command::Perft {
             variant,
             depth,
