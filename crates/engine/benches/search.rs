@@ -13,8 +13,14 @@ use ttakji_rules::{checkers, makruk, xiangqi};
 fn nodes<P: EngineGame>(game: &Game<P>, depth: u32) -> u64 {
     let mut tt = TranspositionTable::new(16);
     let stop = AtomicBool::new(false);
-    search(&mut tt, game, &SearchLimits::depth(depth), &stop, &mut |_| {})
-        .map_or(0, |r| r.nodes)
+    search(
+        &mut tt,
+        game,
+        &SearchLimits::depth(depth),
+        &stop,
+        &mut |_| {},
+    )
+    .map_or(0, |r| r.nodes)
 }
 
 fn bench_game<P: EngineGame>(c: &mut Criterion, name: &str, fens: &[&str], depth: u32) {
@@ -34,7 +40,12 @@ fn bench_game<P: EngineGame>(c: &mut Criterion, name: &str, fens: &[&str], depth
         total as f64 / secs
     );
     c.bench_function(&format!("search_{name}_depth_{depth}"), |b| {
-        b.iter(|| games.iter().map(|g| nodes(black_box(g), depth)).sum::<u64>())
+        b.iter(|| {
+            games
+                .iter()
+                .map(|g| nodes(black_box(g), depth))
+                .sum::<u64>()
+        })
     });
 }
 

@@ -374,7 +374,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             return 0;
         }
         let in_check = node.in_check;
-        let forced = P::FORCED_CAPTURES && node.pos.is_capture(moves[0]);
+        let forced = P::FORCED_CAPTURES && moves.first().is_some_and(|&m| node.pos.is_capture(m));
         if depth <= 0 {
             return self.qsearch_moves(&moves, alpha, beta, 0);
         }
