@@ -168,11 +168,12 @@ fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Re
             Some(_) => losses += 1,
         }
         eprintln!(
-            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses}",
+            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses} final {}",
             g + 1,
             o.result(),
             game.ply(),
-            o.reason
+            o.reason,
+            game.position().fen()
         );
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;
