@@ -70,7 +70,9 @@ mod tt;
 
 use std::{sync::atomic::AtomicBool, time::Instant};
 
-pub use eval::{checkers as checkers_eval, makruk as makruk_eval, xiangqi as xiangqi_eval};
+pub use eval::{
+    checkers as checkers_eval, makruk as makruk_eval, xiangqi as xiangqi_eval, Tunable,
+};
 pub use game::EngineGame;
 pub use level::{choose, pick_line, Choice, Level, Recipe, Rng, UnknownLevel};
 pub use pool::{AiError, AiPool, PoolConfig, SearchHandle};

@@ -123,13 +123,15 @@ fn black_score(pos: &Position, p: &Params) -> i32 {
 
 impl EngineGame for Position {
     fn evaluate(pos: &Self, _state: &u32) -> i32 {
-        let s = black_score(pos, &PARAMS);
-        let s = if pos.side_to_move() == Color::Black {
-            s
-        } else {
-            -s
-        };
-        s + PARAMS.tempo
+        with_params(|p| {
+            let s = black_score(pos, p);
+            let s = if pos.side_to_move() == Color::Black {
+                s
+            } else {
+                -s
+            };
+            s + p.tempo
+        })
     }
 
     fn capture_values(_pos: &Self, m: Move) -> (i32, i32) {
@@ -162,3 +164,19 @@ impl EngineGame for Position {
 
     const FORCED_CAPTURES: bool = true;
 }
+
+crate::eval::tunable!(Params {
+    arrays: [advance_opening, advance_endgame],
+    scalars: [
+        man,
+        king,
+        back_rank,
+        bridge,
+        center_man,
+        king_center,
+        runaway,
+        runaway_rank,
+        trade_down,
+        tempo
+    ]
+});

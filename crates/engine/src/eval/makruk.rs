@@ -95,11 +95,15 @@ fn offset(sq: Square, df: i32, dr: i32) -> Option<Square> {
     }
 }
 
-/// Material of `color` without the Khun.
+/// Material of `color` without the Khun, at the values in use ([`PARAMS`]).
 pub fn material(pos: &Position, color: Color) -> i32 {
+    material_with(pos, color, &PARAMS)
+}
+
+fn material_with(pos: &Position, color: Color, p: &Params) -> i32 {
     [Role::Met, Role::Khon, Role::Ma, Role::Rua, Role::Bia]
         .into_iter()
-        .map(|r| PARAMS.value[r.index()] * pos.count(color, r) as i32)
+        .map(|r| p.value[r.index()] * pos.count(color, r) as i32)
         .sum()
 }
 
@@ -108,7 +112,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     let mut mat = [0i32; 2];
     let mut rua = [0u32; 2];
     for color in Color::ALL {
-        mat[color.index()] = material(pos, color);
+        mat[color.index()] = material_with(pos, color, p);
         rua[color.index()] = pos.count(color, Role::Rua);
     }
     let bia_left = !pos.by_role(Role::Bia).is_empty();
@@ -214,13 +218,15 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
 
 impl EngineGame for Position {
     fn evaluate(pos: &Self, _state: &MakrukState) -> i32 {
-        let s = white_score(pos, &PARAMS);
-        let s = if pos.side_to_move() == Color::White {
-            s
-        } else {
-            -s
-        };
-        s + PARAMS.tempo
+        with_params(|p| {
+            let s = white_score(pos, p);
+            let s = if pos.side_to_move() == Color::White {
+                s
+            } else {
+                -s
+            };
+            s + p.tempo
+        })
     }
 
     fn capture_values(pos: &Self, m: Move) -> (i32, i32) {
@@ -292,3 +298,19 @@ impl EngineGame for Position {
         !has_moves || zeroing || state.count.is_some()
     }
 }
+
+crate::eval::tunable!(Params {
+    arrays: [value, center, bia_rank],
+    scalars: [
+        bia_chain,
+        rua_mobility,
+        ma_mobility,
+        khun_shelter,
+        khun_attackers,
+        khun_center_endgame,
+        mopup_edge,
+        mopup_close,
+        mopup_margin,
+        tempo
+    ]
+});

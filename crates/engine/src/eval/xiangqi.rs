@@ -173,13 +173,15 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
 
 impl EngineGame for Position {
     fn evaluate(pos: &Self, _state: &()) -> i32 {
-        let s = white_score(pos, &PARAMS);
-        let s = if pos.side_to_move() == Color::Red {
-            s
-        } else {
-            -s
-        };
-        s + PARAMS.tempo
+        with_params(|p| {
+            let s = white_score(pos, p);
+            let s = if pos.side_to_move() == Color::Red {
+                s
+            } else {
+                -s
+            };
+            s + p.tempo
+        })
     }
 
     fn capture_values(pos: &Self, m: Move) -> (i32, i32) {
@@ -216,3 +218,18 @@ impl EngineGame for Position {
         !has_moves || zeroing
     }
 }
+
+crate::eval::tunable!(Params {
+    arrays: [value, soldier_rank, file_center, advance],
+    scalars: [
+        soldier_crossed,
+        soldier_center,
+        chariot_mobility,
+        horse_mobility,
+        cannon_crowd,
+        horse_sparse,
+        palace_pressure,
+        general_raised,
+        tempo
+    ]
+});
