@@ -10,7 +10,7 @@
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, history |
 //! | `time` | [`SearchLimits`] (depth, nodes, movetime, clock, infinite, deadline) and time management |
-//! | `eval/` | one file per game, all parameters in one `PARAMS` table each |
+//! | `eval/` | one file per game, all parameters in one `PARAMS` table each (a thread may override them: [`Tunable`], `set_thread_params`) |
 //! | `level` | [`Level`] recipes and the softmax move choice |
 //! | `pool` | [`AiPool`]: bounded OS-thread pool, tokio oneshot answers, cancel on drop |
 //!
@@ -41,6 +41,17 @@
 //! The move is drawn among the lines within the window of the best, with weights
 //! `exp((score - best) / temperature)`; a move worse than the window is never played, a mate
 //! is always played. See [`Recipe`].
+//!
+//! # Tools
+//!
+//! - `cargo run --release -p ttakji-engine --example analyse -- xiangqi 2000ms [FEN]`: search
+//!   one position and print the iterations.
+//! - `cargo run --release -p ttakji-engine --example match -- makruk hard normal 20 200`: a
+//!   match between levels, a random mover or Fairy-Stockfish (`fsf:SKILL`), in pairs of games
+//!   from random openings with colours swapped.
+//! - `cargo run --release -p ttakji-engine --example tune -- checkers 500 3000`: SPSA self-play
+//!   tuning of one game's `PARAMS`. The committed parameters are still the hand-set starting
+//!   values: no tuning run long enough to trust has been made yet.
 //!
 //! # Example
 //!
