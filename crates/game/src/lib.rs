@@ -20,6 +20,7 @@
 
 mod any;
 mod checkers;
+pub mod clock;
 mod makruk;
 mod outcome;
 mod pgn;

@@ -114,7 +114,8 @@ fn records_with_comments_variations_and_nags_are_read() {
 
 #[test]
 fn bad_records_are_refused_with_a_reason() {
-    let cases: &[(&str, fn(&RecordError) -> bool)] = &[
+    type Expected = fn(&RecordError) -> bool;
+    let cases: &[(&str, Expected)] = &[
         ("[Variant \"chess\"] 1. e4", |e| {
             matches!(e, RecordError::Variant(_))
         }),

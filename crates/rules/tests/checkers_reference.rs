@@ -70,6 +70,8 @@ impl RefBoard {
         d
     }
 
+    // Plain recursion with explicit state is the point of a reference generator.
+    #[allow(clippy::too_many_arguments)]
     fn jumps_from(
         &self,
         origin: (i32, i32),
@@ -125,7 +127,15 @@ impl RefBoard {
                     continue;
                 }
                 let mut path = vec![(f, r)];
-                self.jumps_from((f, r), (f, r), color, king, &mut path, &mut Vec::new(), &mut jumps);
+                self.jumps_from(
+                    (f, r),
+                    (f, r),
+                    color,
+                    king,
+                    &mut path,
+                    &mut Vec::new(),
+                    &mut jumps,
+                );
                 for (df, dr) in Self::dirs(color, king) {
                     if self.at(f + df, r + dr) == Some(None) {
                         steps.push(RefMove {
@@ -164,7 +174,10 @@ impl RefBoard {
         if depth == 0 {
             return 1;
         }
-        self.moves().iter().map(|m| self.play(m).perft(depth - 1)).sum()
+        self.moves()
+            .iter()
+            .map(|m| self.play(m).perft(depth - 1))
+            .sum()
     }
 }
 
@@ -201,16 +214,28 @@ fn check_position(pos: &Position) {
 
     let mut sans = BTreeSet::new();
     for &m in &moves {
-        assert_eq!(pos.parse_uci(&pos.uci(m)), Ok(m), "uci {fen} {}", pos.uci(m));
+        assert_eq!(
+            pos.parse_uci(&pos.uci(m)),
+            Ok(m),
+            "uci {fen} {}",
+            pos.uci(m)
+        );
         let san = pos.san(m);
         assert_eq!(pos.parse_uci(&san), Ok(m), "san {fen} {san}");
         assert!(sans.insert(san.clone()), "san {san} not unique in {fen}");
         assert_eq!(m.path().count(), m.jump_count().max(1) as usize + 1);
         assert_eq!(m.captured().count(), m.jump_count());
-        assert!(m.captured().all(|sq| pos.piece_at(sq).map(|p| p.color) == Some(pos.side_to_move().other())));
+        assert!(m
+            .captured()
+            .all(|sq| pos.piece_at(sq).map(|p| p.color) == Some(pos.side_to_move().other())));
         let mut child = *pos;
         child.play_unchecked(m);
-        assert_eq!(child.zobrist(), child.zobrist_from_scratch(), "hash after {} in {fen}", pos.uci(m));
+        assert_eq!(
+            child.zobrist(),
+            child.zobrist_from_scratch(),
+            "hash after {} in {fen}",
+            pos.uci(m)
+        );
         let mover = pos.piece_at(m.from()).expect("mover");
         let landed = child.piece_at(m.to()).expect("landed");
         assert_eq!(landed.color, mover.color);
@@ -220,7 +245,10 @@ fn check_position(pos: &Position) {
             "crowning in {fen} {}",
             pos.uci(m)
         );
-        assert_eq!(m.is_crowning(), mover.role == Role::Man && landed.role == Role::King);
+        assert_eq!(
+            m.is_crowning(),
+            mover.role == Role::Man && landed.role == Role::King
+        );
         assert_eq!(pos.is_zeroing(m), m.is_capture() || mover.role == Role::Man);
     }
 }
@@ -267,7 +295,9 @@ fn playout(start: Position, seed: u64, plies: usize) -> Position {
         if moves.is_empty() {
             break;
         }
-        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        rng = rng
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         let m = moves[(rng >> 33) as usize % moves.len()];
         pos.play_unchecked(m);
     }
@@ -315,7 +345,12 @@ fn suite_positions_agree_with_reference() {
             let (d, n): (u32, u64) = (d.parse().expect("depth"), n.parse().expect("nodes"));
             let pos = fen.as_ref().expect("fen before perft");
             if n <= 300_000 {
-                assert_eq!(RefBoard::from_position(pos).perft(d), n, "{} perft {d}", pos.fen());
+                assert_eq!(
+                    RefBoard::from_position(pos).perft(d),
+                    n,
+                    "{} perft {d}",
+                    pos.fen()
+                );
                 checked += 1;
             }
         }
@@ -340,7 +375,10 @@ fn print_suite_candidates() {
         let kings = pos.count(Color::Black, Role::King) + pos.count(Color::White, Role::King);
         if longest >= 2 && kings >= 1 {
             let counts: Vec<u64> = (1..=5).map(|d| reference.perft(d)).collect();
-            println!("id seed{seed} longest {longest} kings {kings}\nfen {}", pos.fen());
+            println!(
+                "id seed{seed} longest {longest} kings {kings}\nfen {}",
+                pos.fen()
+            );
             for (d, n) in counts.iter().enumerate() {
                 println!("perft {} {n}", d + 1);
             }

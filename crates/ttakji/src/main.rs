@@ -1,5 +1,6 @@
 //! The `ttakji` binary: one program for every way Ttakji runs.
 //!
+//! - `ttakji serve`: the game server (HTTP API, WebSockets, the built web client).
 //! - `ttakji uci`: a UCI-style engine front for all three games over stdin/stdout.
 //! - `ttakji perft <variant> <depth>`: count the legal-move tree, with time and speed.
 
@@ -20,6 +21,8 @@ struct Opt {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run the game server (and serve the built web client with `--static-dir`).
+    Serve(Box<ttakji_server::Opt>),
     /// Speak UCI on stdin/stdout (all three games; choose with `setoption name UCI_Variant`).
     Uci,
     /// Count the nodes of the legal-move tree to a depth, and how fast.
@@ -64,6 +67,11 @@ fn run_perft<P: Position>(fen: Option<&str>, depth: u32, divide: bool) -> anyhow
 fn main() -> ExitCode {
     let opt = Opt::parse();
     let result = match opt.command {
+        Command::Serve(opt) => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(anyhow::Error::from)
+            .and_then(|rt| rt.block_on(ttakji_server::run(*opt))),
         Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout()),
         Command::Perft {
             variant,

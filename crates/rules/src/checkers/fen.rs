@@ -22,12 +22,14 @@ fn number(s: &str) -> Result<u32, FenError> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return Err(syntax(format!("expected a square number, found {s:?}")));
     }
-    Ok(s.bytes()
-        .fold(0u32, |n, d| n.saturating_mul(10).saturating_add(u32::from(d - b'0'))))
+    Ok(s.bytes().fold(0u32, |n, d| {
+        n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
+    }))
 }
 
 fn square(n: u32) -> Result<Square, FenError> {
-    Square::new(n).ok_or_else(|| FenError::Impossible(format!("square {n} is not on the board (1-32)")))
+    Square::new(n)
+        .ok_or_else(|| FenError::Impossible(format!("square {n} is not on the board (1-32)")))
 }
 
 /// Reads `PDN FEN` text into a checked position.

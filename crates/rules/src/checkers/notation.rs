@@ -115,7 +115,13 @@ pub(crate) fn write_short(pos: &Position, m: Move) -> String {
     for mask in masks {
         let mut path = Path::new();
         path.push(m.from());
-        path.extend(inner.iter().enumerate().filter(|(i, _)| mask & (1 << i) != 0).map(|(_, &s)| s));
+        path.extend(
+            inner
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask & (1 << i) != 0)
+                .map(|(_, &s)| s),
+        );
         path.push(m.to());
         if resolve(&moves, &path, true, "") == Ok(m) {
             return join(path.into_iter(), true);

@@ -46,7 +46,7 @@ const fn unpad_index(p: u32) -> u32 {
     p - p / 9
 }
 
-/// `b` shifted `N` bits towards the far side of colour `WHITE` (the direction its men move).
+/// `b` shifted `n` bits towards the far side of colour `WHITE` (the direction its men move).
 #[inline(always)]
 const fn fwd<const WHITE: bool>(b: u64, n: u32) -> u64 {
     if WHITE {
@@ -56,7 +56,7 @@ const fn fwd<const WHITE: bool>(b: u64, n: u32) -> u64 {
     }
 }
 
-/// `b` shifted `N` bits backwards for colour `WHITE`.
+/// `b` shifted `n` bits backwards for colour `WHITE`.
 #[inline(always)]
 const fn bwd<const WHITE: bool>(b: u64, n: u32) -> u64 {
     if WHITE {
@@ -200,27 +200,56 @@ impl Position {
         (me, opp, BOARD & !(me | opp), me & self.kings)
     }
 
+    /// Squares from which a forward jump of `WHITE` is open now, by direction: the next square
+    /// that way holds an enemy and the one after is empty. Shifting the enemy and empty sets
+    /// back lines them up with the jumper.
+    #[inline(always)]
+    const fn forward_jumps<const WHITE: bool>(opp: u64, empty: u64) -> (u64, u64) {
+        (
+            bwd::<WHITE>(opp, 4) & bwd::<WHITE>(empty, 8),
+            bwd::<WHITE>(opp, 5) & bwd::<WHITE>(empty, 10),
+        )
+    }
+
+    /// As [`Position::forward_jumps`], for the backward jumps of kings.
+    #[inline(always)]
+    const fn backward_jumps<const WHITE: bool>(opp: u64, empty: u64) -> (u64, u64) {
+        (
+            fwd::<WHITE>(opp, 4) & fwd::<WHITE>(empty, 8),
+            fwd::<WHITE>(opp, 5) & fwd::<WHITE>(empty, 10),
+        )
+    }
+
     /// Pieces of `WHITE` (to move) that can capture; every capture starts from one of them.
     #[inline(always)]
     const fn jumpers<const WHITE: bool>(&self) -> u64 {
         let (me, opp, empty, kings) = self.sides::<WHITE>();
-        // A piece can jump in a direction if the next square there holds an enemy and the one
-        // after is empty; shifting the enemy and empty sets back lines them up with the jumper.
-        let fwd_ok = (bwd::<WHITE>(opp, 4) & bwd::<WHITE>(empty, 8))
-            | (bwd::<WHITE>(opp, 5) & bwd::<WHITE>(empty, 10));
-        let bwd_ok = (fwd::<WHITE>(opp, 4) & fwd::<WHITE>(empty, 8))
-            | (fwd::<WHITE>(opp, 5) & fwd::<WHITE>(empty, 10));
-        (me & fwd_ok) | (kings & bwd_ok)
+        let (j4, j5) = Self::forward_jumps::<WHITE>(opp, empty);
+        if kings == 0 {
+            // Most positions of a game have no kings yet.
+            return me & (j4 | j5);
+        }
+        let (b4, b5) = Self::backward_jumps::<WHITE>(opp, empty);
+        (me & (j4 | j5)) | (kings & (b4 | b5))
     }
 
     /// Number of legal moves for `WHITE` to move (each jump path counted once).
     #[inline(always)]
     fn count_moves<const WHITE: bool>(&self) -> u32 {
         let (me, opp, empty, kings) = self.sides::<WHITE>();
-        let mut jumpers = self.jumpers::<WHITE>();
+        let (j4, j5) = Self::forward_jumps::<WHITE>(opp, empty);
+        let mut jumpers = me & (j4 | j5);
+        if kings != 0 {
+            let (b4, b5) = Self::backward_jumps::<WHITE>(opp, empty);
+            jumpers |= kings & (b4 | b5);
+        }
         if jumpers == 0 {
-            return (fwd::<WHITE>(me, 4) & empty).count_ones()
-                + (fwd::<WHITE>(me, 5) & empty).count_ones()
+            let n = (fwd::<WHITE>(me, 4) & empty).count_ones()
+                + (fwd::<WHITE>(me, 5) & empty).count_ones();
+            if kings == 0 {
+                return n;
+            }
+            return n
                 + (bwd::<WHITE>(kings, 4) & empty).count_ones()
                 + (bwd::<WHITE>(kings, 5) & empty).count_ones();
         }
@@ -228,12 +257,12 @@ impl Position {
         while jumpers != 0 {
             let bit = jumpers & jumpers.wrapping_neg();
             jumpers ^= bit;
-            // The mover's origin is empty during its own jumps (a king may pass it again);
-            // captured pieces stay on the board until the move ends.
             n += if kings & bit != 0 {
+                // The mover's origin is empty during its own jumps (a king may pass it
+                // again); captured pieces stay on the board until the move ends.
                 count_king(bit, opp, empty | bit)
             } else {
-                count_man::<WHITE>(bit, opp, empty)
+                count_man::<WHITE>(bit, j4, j5)
             };
         }
         n
@@ -260,7 +289,18 @@ impl Position {
         }
         let crown = if WHITE { WHITE_CROWN } else { BLACK_CROWN };
         let men = me & !kings;
-        for (movers, shift, forward) in [(me, 4, true), (me, 5, true), (kings, 4, false), (kings, 5, false)] {
+        let groups = [
+            (me, 4, true),
+            (me, 5, true),
+            (kings, 4, false),
+            (kings, 5, false),
+        ];
+        let groups = if kings == 0 {
+            &groups[..2]
+        } else {
+            &groups[..]
+        };
+        for &(movers, shift, forward) in groups {
             let mut targets = if forward {
                 fwd::<WHITE>(movers, shift) & empty
             } else {
@@ -269,7 +309,11 @@ impl Position {
             while targets != 0 {
                 let to = targets.trailing_zeros();
                 targets &= targets - 1;
-                let from = if forward == WHITE { to + shift } else { to - shift };
+                let from = if forward == WHITE {
+                    to + shift
+                } else {
+                    to - shift
+                };
                 let crowning = men & (1 << from) != 0 && crown & (1 << to) != 0;
                 moves.push(Move::simple(
                     Square::from_index_unchecked(unpad_index(from)),
@@ -280,11 +324,14 @@ impl Position {
         }
     }
 
-    /// Plays `m`, assumed legal.
+    /// Plays `m`, assumed legal, for `WHITE` to move.
     #[inline(always)]
-    fn make(&mut self, m: Move) {
-        let us = self.turn;
-        let them = us.other();
+    fn make<const WHITE: bool>(&mut self, m: Move) {
+        let (us, them) = if WHITE {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
         let from = m.from().index();
         let to = m.to().index();
         let from_bit = 1u64 << pad_index(from as u32);
@@ -306,10 +353,7 @@ impl Position {
             self.kings &= !cap;
         }
         self.by_color[us.index()] = (self.by_color[us.index()] & !from_bit) | to_bit;
-        let crown = match us {
-            Color::Black => BLACK_CROWN,
-            Color::White => WHITE_CROWN,
-        };
+        let crown = if WHITE { WHITE_CROWN } else { BLACK_CROWN };
         let new_role = if was_king || crown & to_bit != 0 {
             self.kings = (self.kings & !from_bit) | to_bit;
             Role::King
@@ -321,20 +365,20 @@ impl Position {
     }
 }
 
-/// Counts the jump paths of a man of colour `WHITE` that stands on `cur` (one bit) after
-/// at least one jump, or that is known to have a jump. `opp` holds the enemies not yet taken.
-/// A man reaching its crowning row has no forward jump left, so its move ends there, as the
-/// rules require.
+/// Counts the jump paths of a man of colour `WHITE` on `cur` (one bit), given the squares
+/// from which each forward jump is open (`j4`, `j5`, see [`Position::forward_jumps`]).
+///
+/// Those sets need no updating along the path: a man climbs two ranks per jump, so it never
+/// meets a piece it has already taken nor its own origin again. A man reaching its crowning
+/// row has no forward jump left, so its move ends there, as the rules require.
 #[inline]
-fn count_man<const WHITE: bool>(cur: u64, opp: u64, empty: u64) -> u32 {
+fn count_man<const WHITE: bool>(cur: u64, j4: u64, j5: u64) -> u32 {
     let mut n = 0;
-    let o = fwd::<WHITE>(cur, 4);
-    if o & opp != 0 && fwd::<WHITE>(cur, 8) & empty != 0 {
-        n += count_man::<WHITE>(fwd::<WHITE>(cur, 8), opp ^ o, empty);
+    if cur & j4 != 0 {
+        n += count_man::<WHITE>(fwd::<WHITE>(cur, 8), j4, j5);
     }
-    let o = fwd::<WHITE>(cur, 5);
-    if o & opp != 0 && fwd::<WHITE>(cur, 10) & empty != 0 {
-        n += count_man::<WHITE>(fwd::<WHITE>(cur, 10), opp ^ o, empty);
+    if cur & j5 != 0 {
+        n += count_man::<WHITE>(fwd::<WHITE>(cur, 10), j4, j5);
     }
     n.max(1)
 }
@@ -437,6 +481,7 @@ impl crate::Position for Position {
         self.turn.into()
     }
 
+    #[inline]
     fn legal_moves(&self, moves: &mut MoveList<Move>) {
         match self.turn {
             Color::Black => self.generate::<false>(moves),
@@ -444,6 +489,7 @@ impl crate::Position for Position {
         }
     }
 
+    #[inline]
     fn count_legal_moves(&self) -> usize {
         (match self.turn {
             Color::Black => self.count_moves::<false>(),
@@ -451,8 +497,12 @@ impl crate::Position for Position {
         }) as usize
     }
 
+    #[inline]
     fn play_unchecked(&mut self, m: Move) {
-        self.make(m);
+        match self.turn {
+            Color::Black => self.make::<false>(m),
+            Color::White => self.make::<true>(m),
+        }
     }
 
     fn is_check(&self) -> bool {
@@ -497,10 +547,26 @@ mod tests {
             let b = pad(1 << sq);
             // A jump's landing is only looked at when the square jumped is real.
             for (dir, one, two) in [
-                (Dir::NE, (b << 4) & BOARD, (b << 8) & BOARD & (BOARD << 4 & BOARD) << 4),
-                (Dir::NW, (b << 5) & BOARD, (b << 10) & BOARD & (BOARD << 5 & BOARD) << 5),
-                (Dir::SE, (b >> 5) & BOARD, (b >> 10) & BOARD & (BOARD >> 5 & BOARD) >> 5),
-                (Dir::SW, (b >> 4) & BOARD, (b >> 8) & BOARD & (BOARD >> 4 & BOARD) >> 4),
+                (
+                    Dir::NE,
+                    (b << 4) & BOARD,
+                    (b << 8) & BOARD & (BOARD << 4 & BOARD) << 4,
+                ),
+                (
+                    Dir::NW,
+                    (b << 5) & BOARD,
+                    (b << 10) & BOARD & (BOARD << 5 & BOARD) << 5,
+                ),
+                (
+                    Dir::SE,
+                    (b >> 5) & BOARD,
+                    (b >> 10) & BOARD & (BOARD >> 5 & BOARD) >> 5,
+                ),
+                (
+                    Dir::SW,
+                    (b >> 4) & BOARD,
+                    (b >> 8) & BOARD & (BOARD >> 4 & BOARD) >> 4,
+                ),
             ] {
                 let want = |steps| walk(sq as usize, dir, steps).map_or(0, |s| pad(1 << s.index()));
                 assert_eq!(one, want(1), "step {sq} {dir:?}");

@@ -1,5 +1,15 @@
 //! Makruk (Thai chess): positions, legal moves, FEN, UCI and SAN-style notation.
 //!
+//! Choices worth knowing:
+//! - A Bia ngai is a [`Role::Met`] on the board; only the move says it promoted
+//!   ([`Move::is_promotion`]). FEN reads `M~` as `M` and always writes `M`.
+//! - UCI promotions carry a trailing `m` (`e5e6m`); since promotion is forced, `e5e6` is read as
+//!   the same move. An `m` on a move that does not promote is illegal.
+//! - SAN is Fairy-Stockfish's (`Nd2`, `dxc6=M`, `Rae2+`, `M1d2`, `Ra8#`); [`Position::parse_san`]
+//!   also reads over-specified or unmarked forms.
+//! - The FEN's counting-limit, half-move and full-move fields are kept for exact round trips;
+//!   counting itself belongs to the game record.
+//!
 //! ```
 //! use ttakji_rules::{makruk::{Color, Position, Role, Square}, perft, Position as _};
 //!

@@ -72,8 +72,14 @@ pub(super) fn parse(fen: &str) -> Result<Position, FenError> {
                 .ok_or_else(|| syntax(format!("rank {}: more than 9 files", rank + 1)))?;
             let piece = Piece::new(color, role);
             if !reachable(color.index(), role as usize, file as i32, rank as i32) {
+                let why = match role {
+                    Role::General => "outside its palace",
+                    Role::Advisor => "off its five palace points",
+                    Role::Elephant => "off its seven points on its side of the river",
+                    _ => "behind its start rank, or before the river on a file it never stands on",
+                };
                 return Err(impossible(format!(
-                    "{} {} on {sq}, a point it can never reach",
+                    "{} {} on {sq}: {why}",
                     color_name(color),
                     role_name(role)
                 )));

@@ -32,8 +32,10 @@ mod tables;
 #[cfg(test)]
 mod tests;
 
-pub use position::Position;
-pub use square::Square;
+pub use position::{Position, START_FEN};
+pub use square::{ParseSquareError, Square};
+
+use std::fmt;
 
 use crate::Side;
 
@@ -247,5 +249,12 @@ impl Move {
     /// The point the piece lands on.
     pub const fn to(self) -> Square {
         self.to
+    }
+}
+
+/// Writes the move in UCI (`h3e3`, `a10a9`), which needs no position.
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
     }
 }

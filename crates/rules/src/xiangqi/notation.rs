@@ -14,7 +14,7 @@ use crate::{MoveError, MoveList, Position as _};
 
 /// Writes a move in UCI: origin then target point.
 pub(super) fn uci(m: Move) -> String {
-    format!("{}{}", m.from(), m.to())
+    m.to_string()
 }
 
 /// Reads a UCI move and resolves it against the legal moves of `pos`.
@@ -69,9 +69,7 @@ pub(super) fn wxf(pos: &Position, m: Move) -> String {
     let fnum = file_number(us, from.file());
     // Our pieces of this role on this file, front (most advanced) first.
     let mut tandem: Vec<u32> = (0..10)
-        .filter(|&r| {
-            Square::new(from.file(), r).and_then(|s| pos.piece_at(s)) == Some(piece)
-        })
+        .filter(|&r| Square::new(from.file(), r).and_then(|s| pos.piece_at(s)) == Some(piece))
         .map(|r| relative_rank(us, r))
         .collect();
     tandem.sort_unstable_by(|a, b| b.cmp(a));

@@ -3,8 +3,8 @@
 
 use super::{
     tables::{
-        Steps, ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, HORSE_ATTACKERS, HORSE_STEPS, LINES,
-        LINES_AND_LEGS, SOLDIER_ATTACKERS, SOLDIER_STEPS, ZOBRIST, ZOBRIST_BLACK,
+        Steps, ADVISOR_STEPS, ELEPHANT_STEPS, GENERAL_STEPS, HORSE_ATTACKERS, HORSE_STEPS, RAYS,
+        SOLDIER_ATTACKERS, SOLDIER_STEPS, ZOBRIST, ZOBRIST_BLACK,
     },
     Color, Move, Piece, Role, Square,
 };
@@ -272,7 +272,8 @@ impl Position {
             let from = bits.trailing_zeros() as u8;
             bits &= bits - 1;
             let piece = board[from as usize];
-            let role = (piece & 7) - 1;
+            // wrapping: an empty point here only after a garbage `play_unchecked`.
+            let role = (piece & 7).wrapping_sub(1);
             match role {
                 0 | 1 | 6 => {
                     let steps: &Steps = match role {
@@ -361,14 +362,49 @@ impl Position {
         }
     }
 
+    /// The points where a move may change whether the General on `g` is attacked, when it
+    /// is not attacked now: `(leaving, landing)`. A ray from the General matters only if an
+    /// enemy chariot, cannon or General stands on it (our move can add or remove a screen
+    /// or a blocker there); a horse leg next to the General only if an enemy horse uses it.
+    #[inline(always)]
+    fn danger_masks(&self, us: usize, g: u8) -> (u128, u128) {
+        let them = us ^ 1;
+        let enemies = self.by_color[them];
+        let mut rays = 0u128;
+        for ray in RAYS[g as usize] {
+            let mut on_ray = ray & enemies;
+            while on_ray != 0 {
+                let role = (self.board[on_ray.trailing_zeros() as usize] & 7).wrapping_sub(1);
+                // General (flying), Chariot or Cannon.
+                if role == 0 || role == 4 || role == 5 {
+                    rays |= ray;
+                    break;
+                }
+                on_ray &= on_ray - 1;
+            }
+        }
+        let mut legs = 0u128;
+        let horse = code(them, Role::Horse);
+        let h: &Steps = &HORSE_ATTACKERS[g as usize];
+        for i in 0..h.len as usize {
+            if self.board[h.to[i] as usize] == horse {
+                legs |= 1u128 << h.via[i];
+            }
+        }
+        (rays | legs, rays)
+    }
+
     /// Calls `sink(from, to)` for every legal move.
     #[inline(always)]
     fn legal_moves_with<F: FnMut(u8, u8)>(&self, mut sink: F) {
         let us = self.turn.index();
         let g = self.generals[us];
         let in_check = self.in_check();
-        let from_mask = if in_check { !0 } else { LINES_AND_LEGS[g as usize] };
-        let to_mask = if in_check { !0 } else { LINES[g as usize] };
+        let (from_mask, to_mask) = if in_check {
+            (!0, !0)
+        } else {
+            self.danger_masks(us, g)
+        };
         self.pseudo_moves(|from, to| {
             let ok = if from == g {
                 self.attacked_after(us, to, from, to, self.board[from as usize])
@@ -470,8 +506,7 @@ impl crate::Position for Position {
     }
 
     fn is_zeroing(&self, m: Move) -> bool {
-        self.is_capture(m)
-            || self.board[m.from().index()] & 7 == code(0, Role::Soldier)
+        self.is_capture(m) || self.board[m.from().index()] & 7 == code(0, Role::Soldier)
     }
 
     fn parse_uci(&self, s: &str) -> Result<Move, MoveError> {

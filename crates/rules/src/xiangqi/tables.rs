@@ -228,7 +228,8 @@ pub(crate) const fn reachable(color: usize, role: usize, f: i32, r: i32) -> bool
         0 => f >= 3 && f <= 5 && rr <= 2,
         1 => (f == 3 || f == 5) && (rr == 0 || rr == 2) || (f == 4 && rr == 1),
         2 => {
-            ((f == 2 || f == 6) && (rr == 0 || rr == 4)) || ((f == 0 || f == 4 || f == 8) && rr == 2)
+            ((f == 2 || f == 6) && (rr == 0 || rr == 4))
+                || ((f == 0 || f == 4 || f == 8) && rr == 2)
         }
         6 => rr >= 5 || ((rr == 3 || rr == 4) && f % 2 == 0),
         _ => true,
@@ -266,54 +267,25 @@ pub(crate) static ZOBRIST: [[u64; 90]; 16] = zobrist_pieces();
 /// XOR-ed in when Black is to move.
 pub(crate) const ZOBRIST_BLACK: u64 = 0x3c6e_f372_fe94_f82b;
 
-const fn line_masks() -> [u128; 90] {
-    let mut t = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        let (f, r) = (s % 9, s / 9);
-        let mut i = 0;
-        while i < 90 {
-            if i != s && (i % 9 == f || i / 9 == r) {
-                t[s] |= 1u128 << i;
-            }
-            i += 1;
-        }
-        s += 1;
-    }
-    t
-}
-
-const fn leg_masks() -> [u128; 90] {
-    let mut t = [0u128; 90];
+const fn ray_masks() -> [[u128; 4]; 90] {
+    let mut t = [[0u128; 4]; 90];
     let mut s = 0;
     while s < 90 {
         let (f, r) = ((s % 9) as i32, (s / 9) as i32);
-        let mut i = 0;
-        while i < 4 {
-            let (nf, nr) = (f + DIAG[i].0, r + DIAG[i].1);
-            if on_board(nf, nr) {
-                t[s] |= 1u128 << sq(nf, nr);
+        let mut d = 0;
+        while d < 4 {
+            let (mut nf, mut nr) = (f + ORTH[d].0, r + ORTH[d].1);
+            while on_board(nf, nr) {
+                t[s][d] |= 1u128 << sq(nf, nr);
+                nf += ORTH[d].0;
+                nr += ORTH[d].1;
             }
-            i += 1;
+            d += 1;
         }
         s += 1;
     }
     t
 }
 
-/// The other points of a point's rank and file: where a move can open or close a line
-/// (chariot, cannon screen, flying general) onto a General standing there.
-pub(crate) static LINES: [u128; 90] = line_masks();
-/// Lines plus the four diagonal neighbours (horse legs next to a General standing there):
-/// the points a piece may not leave without an exact check test.
-pub(crate) static LINES_AND_LEGS: [u128; 90] = {
-    let lines = line_masks();
-    let legs = leg_masks();
-    let mut t = [0u128; 90];
-    let mut s = 0;
-    while s < 90 {
-        t[s] = lines[s] | legs[s];
-        s += 1;
-    }
-    t
-};
+/// The points from a point to the edge in each orthogonal direction.
+pub(crate) static RAYS: [[u128; 4]; 90] = ray_masks();

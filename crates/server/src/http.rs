@@ -1,0 +1,155 @@
+//! Every HTTP route in one place, and the JSON API handlers.
+
+use std::path::Path;
+
+use axum::{
+    extract::{rejection::JsonRejection, DefaultBodyLimit, FromRequest, Request, State},
+    http::StatusCode,
+    response::{IntoResponse, Response},
+    routing::get,
+    Json, Router,
+};
+use axum_extra::extract::cookie::{Cookie, SignedCookieJar};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use tower_http::{
+    services::{ServeDir, ServeFile},
+    trace::TraceLayer,
+};
+use ttakji_store::Player;
+
+use crate::{
+    error::ApiError,
+    nickname,
+    session::{self, Guest},
+    ws, AppState,
+};
+
+/// Largest request body the API reads.
+pub const MAX_BODY_BYTES: usize = 16 * 1024;
+
+/// The whole application: API, WebSockets, then the web client's files (or a JSON 404).
+pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
+    let api = Router::new()
+        .route("/health", get(health))
+        .route(
+            "/session",
+            axum::routing::post(create_session).delete(end_session),
+        )
+        .route("/me", get(me).patch(rename))
+        .fallback(api_not_found)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
+    let app = Router::new()
+        .nest("/api", api)
+        .route("/ws/lobby", get(ws::lobby))
+        .route("/ws/game/{id}", get(ws::game));
+    let app = match static_dir {
+        Some(dir) => app
+            .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
+        None => app.fallback(api_not_found),
+    };
+    app.layer(
+        TraceLayer::new_for_http().make_span_with(|req: &Request<_>| {
+            tracing::info_span!("http", method = %req.method(), path = %req.uri().path())
+        }),
+    )
+    .with_state(state)
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::NotFound("route")
+}
+
+/// JSON body whose rejections become [`ApiError::BadRequest`] (a JSON error, not text).
+pub struct JsonBody<T>(pub T);
+
+impl<S, T> FromRequest<S> for JsonBody<T>
+where
+    Json<T>: FromRequest<S, Rejection = JsonRejection>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => Err(ApiError::BadRequest(rejection.body_text())),
+        }
+    }
+}
+
+/// `GET /api/health`: 200 when the database answers, 503 otherwise.
+async fn health(State(state): State<AppState>) -> Response {
+    let backend = format!("{:?}", state.store.backend()).to_lowercase();
+    match state.store.ping().await {
+        Ok(()) => Json(json!({ "ok": true, "db": "ok", "backend": backend })).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: database down");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(json!({ "ok": false, "db": "error", "backend": backend })),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// Body of `POST /api/session` and `PATCH /api/me`.
+#[derive(Deserialize)]
+struct NicknameBody {
+    nickname: String,
+}
+
+/// A player as the API shows it.
+#[derive(Serialize)]
+struct PlayerView {
+    id: i64,
+    nickname: String,
+}
+
+impl From<Player> for PlayerView {
+    fn from(p: Player) -> Self {
+        PlayerView {
+            id: p.id.0,
+            nickname: p.nickname,
+        }
+    }
+}
+
+/// `POST /api/session {"nickname"}`: a new guest and its session cookie.
+async fn create_session(
+    State(state): State<AppState>,
+    jar: SignedCookieJar,
+    JsonBody(body): JsonBody<NicknameBody>,
+) -> Result<(StatusCode, SignedCookieJar, Json<PlayerView>), ApiError> {
+    let name = nickname::validate(&body.nickname)?;
+    let player = state.store.create_player(&name).await?;
+    tracing::info!(player = %player.id, "new guest");
+    let jar = jar.add(session::cookie(player.id, state.secure_cookies));
+    Ok((StatusCode::CREATED, jar, Json(player.into())))
+}
+
+/// `DELETE /api/session`: forgets the cookie.
+async fn end_session(jar: SignedCookieJar) -> (SignedCookieJar, StatusCode) {
+    (
+        jar.remove(Cookie::build(session::COOKIE).path("/")),
+        StatusCode::NO_CONTENT,
+    )
+}
+
+/// `GET /api/me`: the session's player.
+async fn me(Guest(player): Guest) -> Json<PlayerView> {
+    Json(player.into())
+}
+
+/// `PATCH /api/me {"nickname"}`: renames the session's player.
+async fn rename(
+    State(state): State<AppState>,
+    Guest(player): Guest,
+    JsonBody(body): JsonBody<NicknameBody>,
+) -> Result<Json<PlayerView>, ApiError> {
+    let name = nickname::validate(&body.nickname)?;
+    Ok(Json(
+        state.store.rename_player(player.id, &name).await?.into(),
+    ))
+}

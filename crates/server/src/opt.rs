@@ -1,0 +1,109 @@
+//! Command-line options of `ttakji serve`; every flag has an environment fallback.
+
+use std::{net::SocketAddr, path::PathBuf};
+
+use clap::Parser;
+
+/// Serve Ttakji: the HTTP API, the WebSockets and the web client.
+#[derive(Parser, Clone, Debug)]
+pub struct Opt {
+    /// Address and port to listen on (port 0: any free port).
+    #[arg(long, env = "TTAKJI_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+
+    /// Database: `sqlite://FILE` (created if missing) or `postgres://…`.
+    #[arg(
+        long,
+        env = "TTAKJI_DATABASE_URL",
+        default_value = "sqlite://ttakji.db"
+    )]
+    pub database_url: String,
+
+    /// Log filter: a level (`info`, `debug`, …) or a `tracing` directive list.
+    #[arg(long, env = "TTAKJI_LOG", default_value = "info")]
+    pub log: String,
+
+    /// Folder of the built web client, served at `/` with `index.html` for unknown paths.
+    #[arg(long, env = "TTAKJI_STATIC_DIR")]
+    pub static_dir: Option<PathBuf>,
+
+    /// Secret that signs session cookies: at least 64 bytes, base64. Without it the secret is
+    /// read from (or generated into) `--secret-file`.
+    #[arg(long, env = "TTAKJI_COOKIE_SECRET", hide_env_values = true)]
+    pub cookie_secret: Option<String>,
+
+    /// File holding the cookie secret; default: beside the SQLite file
+    /// (`FILE.cookie-secret`), or `ttakji.cookie-secret` in the working directory.
+    #[arg(long, env = "TTAKJI_SECRET_FILE")]
+    pub secret_file: Option<PathBuf>,
+
+    /// Mark cookies `Secure` (HTTPS only). Default: yes, unless bound to a loopback address
+    /// (plain-HTTP development on localhost).
+    #[arg(long, env = "TTAKJI_COOKIE_SECURE")]
+    pub cookie_secure: Option<bool>,
+}
+
+impl Opt {
+    /// The options with every default, as `ttakji serve` without flags would have them
+    /// (environment variables ignored).
+    pub fn defaults() -> Opt {
+        Opt::parse_from(["ttakji"])
+    }
+
+    /// Whether cookies get the `Secure` attribute.
+    pub fn secure_cookies(&self) -> bool {
+        self.cookie_secure
+            .unwrap_or_else(|| !self.bind.ip().is_loopback())
+    }
+
+    /// Where the cookie secret is kept when it is not given.
+    pub fn secret_path(&self) -> PathBuf {
+        if let Some(path) = &self.secret_file {
+            return path.clone();
+        }
+        let file = self
+            .database_url
+            .strip_prefix("sqlite://")
+            .or_else(|| self.database_url.strip_prefix("sqlite:"))
+            .map(|rest| rest.split('?').next().unwrap_or(rest))
+            .filter(|path| !path.is_empty() && !path.contains(":memory:"));
+        match file {
+            Some(path) => PathBuf::from(format!("{path}.cookie-secret")),
+            None => PathBuf::from("ttakji.cookie-secret"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_the_documented_ones() {
+        let opt = Opt::defaults();
+        assert_eq!(opt.bind, "127.0.0.1:8080".parse().expect("addr"));
+        assert_eq!(opt.database_url, "sqlite://ttakji.db");
+        assert!(!opt.secure_cookies());
+        assert_eq!(opt.secret_path(), PathBuf::from("ttakji.db.cookie-secret"));
+    }
+
+    #[test]
+    fn cookies_are_secure_off_loopback_and_secret_lives_beside_the_db() {
+        let opt = Opt::parse_from([
+            "ttakji",
+            "--bind",
+            "0.0.0.0:80",
+            "--database-url",
+            "sqlite:///var/lib/ttakji/db.sqlite?mode=rwc",
+        ]);
+        assert!(opt.secure_cookies());
+        assert_eq!(
+            opt.secret_path(),
+            PathBuf::from("/var/lib/ttakji/db.sqlite.cookie-secret")
+        );
+        let pg = Opt::parse_from(["ttakji", "--database-url", "postgres://x@y/z"]);
+        assert_eq!(pg.secret_path(), PathBuf::from("ttakji.cookie-secret"));
+        let forced = Opt::parse_from(["ttakji", "--cookie-secure", "true"]);
+        assert!(forced.secure_cookies());
+    }
+}

@@ -1,0 +1,643 @@
+//! [`SqlStore`]: the [`Store`] on SQLite or PostgreSQL through sqlx.
+//!
+//! Both backends take the same SQL (numbered `$n` parameters work in both); the [`on_pool!`]
+//! macro writes each query once and expands it for each pool type, so there is no generic
+//! plumbing over sqlx's database traits.
+
+use std::{str::FromStr, time::Duration};
+
+use async_trait::async_trait;
+use sqlx::{
+    postgres::{PgConnectOptions, PgPool, PgPoolOptions},
+    sqlite::{
+        SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+    },
+    Executor, Row,
+};
+use ttakji_rules::{Side, Variant};
+
+use crate::{
+    migrate,
+    model::{hash_token, INVITATION_LIFETIME_MS},
+    now_millis, Backend, ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation,
+    InvitationToken, MoveRecord, NewGame, NewMove, Player, PlayerId, Result, Store, StoreError,
+    UnixMillis,
+};
+
+/// Connection settings beyond the URL.
+#[derive(Clone, Debug)]
+pub struct StoreOptions {
+    /// Largest number of pooled connections (SQLite: readers; writes are serialised anyway).
+    pub max_connections: u32,
+    /// PostgreSQL schema to work in (created if missing); `None` for the URL's default
+    /// (`public`). Tests give each run its own.
+    pub pg_schema: Option<String>,
+    /// SQLite only: `fsync` on every commit (`synchronous=FULL`). Off by default: in WAL mode
+    /// `NORMAL` keeps every committed transaction through a crash or `kill -9` of the server,
+    /// and only a power cut may lose the last commits.
+    pub sqlite_full_sync: bool,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            max_connections: 8,
+            pg_schema: None,
+            sqlite_full_sync: false,
+        }
+    }
+}
+
+enum Pool {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
+}
+
+/// The store on a SQL database.
+pub struct SqlStore {
+    pool: Pool,
+}
+
+/// Runs `$body` with `$pool` bound to the concrete pool of either backend.
+macro_rules! on_pool {
+    ($self:expr, $pool:ident => $body:expr) => {
+        match &$self.pool {
+            Pool::Sqlite($pool) => $body,
+            Pool::Postgres($pool) => $body,
+        }
+    };
+}
+
+const GAME_COLUMNS: &str = "id, variant, mode, ai_level, first_player, second_player, \
+     initial_fen, clock_main_ms, clock_periods, clock_period_ms, clock_state, status, result, \
+     reason, rematch_of, created_at, finished_at";
+
+const INVITATION_COLUMNS: &str =
+    "game_id, creator, created_at, expires_at, consumed_at, consumed_by";
+
+/// Reads a `games` row selected with [`GAME_COLUMNS`].
+macro_rules! game_from_row {
+    ($row:expr) => {{
+        let row = &$row;
+        let variant: String = row.try_get("variant")?;
+        let mode: String = row.try_get("mode")?;
+        let status: String = row.try_get("status")?;
+        let main: Option<i64> = row.try_get("clock_main_ms")?;
+        let periods: Option<i64> = row.try_get("clock_periods")?;
+        let period: Option<i64> = row.try_get("clock_period_ms")?;
+        let first: Option<i64> = row.try_get("first_player")?;
+        let second: Option<i64> = row.try_get("second_player")?;
+        let rematch: Option<String> = row.try_get("rematch_of")?;
+        let finished: Option<i64> = row.try_get("finished_at")?;
+        Game {
+            id: GameId(row.try_get("id")?),
+            variant: Variant::from_str(&variant).map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            mode: mode.parse()?,
+            ai_level: row.try_get("ai_level")?,
+            first_player: first.map(PlayerId),
+            second_player: second.map(PlayerId),
+            initial_fen: row.try_get("initial_fen")?,
+            clock: match (main, periods, period) {
+                (Some(main_ms), Some(periods), Some(period_ms)) => Some(ClockSettings {
+                    main_ms,
+                    periods,
+                    period_ms,
+                }),
+                _ => None,
+            },
+            clock_state: row.try_get("clock_state")?,
+            status: status.parse()?,
+            result: row.try_get("result")?,
+            reason: row.try_get("reason")?,
+            rematch_of: rematch.map(GameId),
+            created_at: UnixMillis(row.try_get("created_at")?),
+            finished_at: finished.map(UnixMillis),
+        }
+    }};
+}
+
+macro_rules! player_from_row {
+    ($row:expr) => {{
+        let row = &$row;
+        Player {
+            id: PlayerId(row.try_get("id")?),
+            nickname: row.try_get("nickname")?,
+            google_sub: row.try_get("google_sub")?,
+            email: row.try_get("email")?,
+            created_at: UnixMillis(row.try_get("created_at")?),
+        }
+    }};
+}
+
+macro_rules! invitation_from_row {
+    ($row:expr) => {{
+        let row = &$row;
+        let consumed_at: Option<i64> = row.try_get("consumed_at")?;
+        let consumed_by: Option<i64> = row.try_get("consumed_by")?;
+        Invitation {
+            game_id: GameId(row.try_get("game_id")?),
+            creator: PlayerId(row.try_get("creator")?),
+            created_at: UnixMillis(row.try_get("created_at")?),
+            expires_at: UnixMillis(row.try_get("expires_at")?),
+            consumed_at: consumed_at.map(UnixMillis),
+            consumed_by: consumed_by.map(PlayerId),
+        }
+    }};
+}
+
+/// Whether an error is a unique or primary key violation.
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
+}
+
+impl SqlStore {
+    /// Connects to `url` (`sqlite:…` or `postgres:…`/`postgresql:…`) and applies the
+    /// migrations.
+    pub async fn connect(url: &str, options: &StoreOptions) -> Result<SqlStore> {
+        if url.starts_with("sqlite:") {
+            let connect = SqliteConnectOptions::from_str(url)?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(if options.sqlite_full_sync {
+                    SqliteSynchronous::Full
+                } else {
+                    SqliteSynchronous::Normal
+                })
+                .foreign_keys(true)
+                .busy_timeout(Duration::from_secs(10));
+            // An in-memory database exists once per connection: keep exactly one.
+            let max = if url.contains(":memory:") || url.contains("mode=memory") {
+                1
+            } else {
+                options.max_connections.max(1)
+            };
+            let pool = SqlitePoolOptions::new()
+                .max_connections(max)
+                .min_connections(if max == 1 { 1 } else { 0 })
+                .idle_timeout(None)
+                .max_lifetime(None)
+                .connect_with(connect)
+                .await?;
+            migrate::sqlite().await?.run(&pool).await?;
+            Ok(SqlStore {
+                pool: Pool::Sqlite(pool),
+            })
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            let connect = PgConnectOptions::from_str(url)?;
+            let mut pool_options = PgPoolOptions::new().max_connections(options.max_connections);
+            if let Some(schema) = &options.pg_schema {
+                if !schema
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
+                    return Err(StoreError::BadUrl(format!("bad schema name {schema:?}")));
+                }
+                let setup = PgPoolOptions::new()
+                    .max_connections(1)
+                    .connect_with(connect.clone())
+                    .await?;
+                setup
+                    .execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str())
+                    .await?;
+                setup.close().await;
+                let set_path = format!("SET search_path TO {schema}");
+                pool_options = pool_options.after_connect(move |conn, _meta| {
+                    let set_path = set_path.clone();
+                    Box::pin(async move {
+                        conn.execute(set_path.as_str()).await?;
+                        Ok(())
+                    })
+                });
+            }
+            let pool = pool_options.connect_with(connect).await?;
+            migrate::postgres().await?.run(&pool).await?;
+            Ok(SqlStore {
+                pool: Pool::Postgres(pool),
+            })
+        } else {
+            Err(StoreError::BadUrl(url.to_owned()))
+        }
+    }
+
+    async fn game_status(&self, id: &GameId) -> Result<GameStatus> {
+        let status: Option<String> = on_pool!(self, pool => {
+            sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
+                .bind(id.as_str())
+                .fetch_optional(pool)
+                .await?
+        });
+        status.ok_or(StoreError::NotFound("game"))?.parse()
+    }
+}
+
+#[async_trait]
+impl Store for SqlStore {
+    fn backend(&self) -> Backend {
+        match self.pool {
+            Pool::Sqlite(_) => Backend::Sqlite,
+            Pool::Postgres(_) => Backend::Postgres,
+        }
+    }
+
+    async fn close(&self) {
+        on_pool!(self, pool => pool.close().await)
+    }
+
+    async fn ping(&self) -> Result<()> {
+        let one: i32 = on_pool!(self, pool => {
+            sqlx::query_scalar("SELECT 1").fetch_one(pool).await?
+        });
+        if one == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::Corrupt("SELECT 1 answered otherwise".into()))
+        }
+    }
+
+    async fn create_player(&self, nickname: &str) -> Result<Player> {
+        let now = now_millis();
+        let player = on_pool!(self, pool => {
+            let row = sqlx::query(
+                "INSERT INTO players (nickname, created_at) VALUES ($1, $2) \
+                 RETURNING id, nickname, google_sub, email, created_at",
+            )
+            .bind(nickname)
+            .bind(now.0)
+            .fetch_one(pool)
+            .await?;
+            player_from_row!(row)
+        });
+        Ok(player)
+    }
+
+    async fn rename_player(&self, id: PlayerId, nickname: &str) -> Result<Player> {
+        let player = on_pool!(self, pool => {
+            let row = sqlx::query(
+                "UPDATE players SET nickname = $1 WHERE id = $2 \
+                 RETURNING id, nickname, google_sub, email, created_at",
+            )
+            .bind(nickname)
+            .bind(id.0)
+            .fetch_optional(pool)
+            .await?;
+            match row {
+                Some(row) => Some(player_from_row!(row)),
+                None => None,
+            }
+        });
+        player.ok_or(StoreError::NotFound("player"))
+    }
+
+    async fn player(&self, id: PlayerId) -> Result<Option<Player>> {
+        Ok(on_pool!(self, pool => {
+            let row = sqlx::query(
+                "SELECT id, nickname, google_sub, email, created_at FROM players WHERE id = $1",
+            )
+            .bind(id.0)
+            .fetch_optional(pool)
+            .await?;
+            match row {
+                Some(row) => Some(player_from_row!(row)),
+                None => None,
+            }
+        }))
+    }
+
+    async fn create_game(&self, game: &NewGame) -> Result<Game> {
+        let now = now_millis();
+        let sql = format!(
+            "INSERT INTO games (id, variant, mode, ai_level, first_player, second_player, \
+             initial_fen, clock_main_ms, clock_periods, clock_period_ms, clock_state, status, \
+             rematch_of, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+             RETURNING {GAME_COLUMNS}"
+        );
+        // A clash of random ids is all but impossible; try a few before giving up.
+        for _ in 0..4 {
+            let id = GameId::random();
+            let inserted = on_pool!(self, pool => {
+                let row = sqlx::query(&sql)
+                    .bind(id.as_str())
+                    .bind(game.variant.name())
+                    .bind(game.mode.as_str())
+                    .bind(game.ai_level.as_deref())
+                    .bind(game.first_player.map(|p| p.0))
+                    .bind(game.second_player.map(|p| p.0))
+                    .bind(&game.initial_fen)
+                    .bind(game.clock.map(|c| c.main_ms))
+                    .bind(game.clock.map(|c| c.periods))
+                    .bind(game.clock.map(|c| c.period_ms))
+                    .bind(game.clock_state.as_deref())
+                    .bind(game.status.as_str())
+                    .bind(game.rematch_of.as_ref().map(GameId::as_str))
+                    .bind(now.0)
+                    .fetch_one(pool)
+                    .await;
+                match row {
+                    Ok(row) => Ok(game_from_row!(row)),
+                    Err(e) => Err(e),
+                }
+            });
+            match inserted {
+                Ok(game) => return Ok(game),
+                Err(e) if is_unique_violation(&e) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict("no free game id"))
+    }
+
+    async fn game(&self, id: &GameId) -> Result<Option<Game>> {
+        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        Ok(on_pool!(self, pool => {
+            let row = sqlx::query(&sql).bind(id.as_str()).fetch_optional(pool).await?;
+            match row {
+                Some(row) => Some(game_from_row!(row)),
+                None => None,
+            }
+        }))
+    }
+
+    async fn seat_player(&self, id: &GameId, side: Side, player: PlayerId) -> Result<()> {
+        let sql = match side {
+            Side::First => {
+                "UPDATE games SET first_player = $1 \
+                 WHERE id = $2 AND first_player IS NULL AND status IN ('waiting', 'playing')"
+            }
+            Side::Second => {
+                "UPDATE games SET second_player = $1 \
+                 WHERE id = $2 AND second_player IS NULL AND status IN ('waiting', 'playing')"
+            }
+        };
+        let changed = on_pool!(self, pool => {
+            sqlx::query(sql).bind(player.0).bind(id.as_str()).execute(pool).await?.rows_affected()
+        });
+        if changed == 1 {
+            return Ok(());
+        }
+        self.game_status(id).await?;
+        Err(StoreError::Conflict("seat taken or game over"))
+    }
+
+    async fn set_status(&self, id: &GameId, status: GameStatus) -> Result<()> {
+        if status.is_over() {
+            return Err(StoreError::Conflict("use finish_game to end a game"));
+        }
+        let changed = on_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE games SET status = $1 WHERE id = $2 AND status IN ('waiting', 'playing')",
+            )
+            .bind(status.as_str())
+            .bind(id.as_str())
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        if changed == 1 {
+            return Ok(());
+        }
+        self.game_status(id).await?;
+        Err(StoreError::Conflict("game over"))
+    }
+
+    async fn append_move(&self, id: &GameId, mv: &NewMove) -> Result<()> {
+        let now = now_millis();
+        let outcome: std::result::Result<u64, sqlx::Error> = on_pool!(self, pool => {
+            async {
+                let mut tx = pool.begin().await?;
+                // Updating the game first takes its row lock (PostgreSQL) or the write lock
+                // (SQLite), so the status check and the insert are one step.
+                let live = sqlx::query(
+                    "UPDATE games SET clock_state = COALESCE($1, clock_state) \
+                     WHERE id = $2 AND status IN ('waiting', 'playing')",
+                )
+                .bind(mv.clock_after.as_deref())
+                .bind(id.as_str())
+                .execute(&mut *tx)
+                .await?
+                .rows_affected();
+                if live == 0 {
+                    return Ok(0);
+                }
+                sqlx::query(
+                    "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(id.as_str())
+                .bind(mv.ply)
+                .bind(&mv.mv)
+                .bind(mv.spent_ms)
+                .bind(mv.clock_after.as_deref())
+                .bind(now.0)
+                .execute(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                Ok(1)
+            }
+            .await
+        });
+        match outcome {
+            Ok(1) => Ok(()),
+            Ok(_) => {
+                self.game_status(id).await?;
+                Err(StoreError::Conflict("game over"))
+            }
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict("ply already stored")),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn truncate_moves(&self, id: &GameId, from_ply: i64) -> Result<()> {
+        on_pool!(self, pool => {
+            sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                .bind(id.as_str())
+                .bind(from_ply)
+                .execute(pool)
+                .await?;
+        });
+        Ok(())
+    }
+
+    async fn save_clock(&self, id: &GameId, clock_state: Option<&str>) -> Result<()> {
+        let changed = on_pool!(self, pool => {
+            sqlx::query("UPDATE games SET clock_state = $1 WHERE id = $2")
+                .bind(clock_state)
+                .bind(id.as_str())
+                .execute(pool)
+                .await?
+                .rows_affected()
+        });
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::NotFound("game"))
+        }
+    }
+
+    async fn moves(&self, id: &GameId) -> Result<Vec<MoveRecord>> {
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(
+                "SELECT ply, mv, spent_ms, clock_after, created_at FROM moves \
+                 WHERE game_id = $1 ORDER BY ply",
+            )
+            .bind(id.as_str())
+            .fetch_all(pool)
+            .await?;
+            let mut moves = Vec::with_capacity(rows.len());
+            for row in rows {
+                moves.push(MoveRecord {
+                    ply: row.try_get("ply")?,
+                    mv: row.try_get("mv")?,
+                    spent_ms: row.try_get("spent_ms")?,
+                    clock_after: row.try_get("clock_after")?,
+                    created_at: UnixMillis(row.try_get("created_at")?),
+                });
+            }
+            moves
+        }))
+    }
+
+    async fn finish_game(&self, id: &GameId, end: &GameEnd) -> Result<()> {
+        if !end.status.is_over() {
+            return Err(StoreError::Conflict(
+                "a finished game must be finished or aborted",
+            ));
+        }
+        let changed = on_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE games SET status = $1, result = $2, reason = $3, \
+                 clock_state = COALESCE($4, clock_state), finished_at = $5 \
+                 WHERE id = $6 AND status IN ('waiting', 'playing')",
+            )
+            .bind(end.status.as_str())
+            .bind(end.result.as_deref())
+            .bind(&end.reason)
+            .bind(end.clock_state.as_deref())
+            .bind(end.at.0)
+            .bind(id.as_str())
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        if changed == 1 {
+            return Ok(());
+        }
+        self.game_status(id).await?;
+        Err(StoreError::Conflict("game over already"))
+    }
+
+    async fn unfinished_games(&self) -> Result<Vec<Game>> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE status IN ('waiting', 'playing') \
+             ORDER BY created_at, id"
+        );
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(&sql).fetch_all(pool).await?;
+            let mut games = Vec::with_capacity(rows.len());
+            for row in rows {
+                games.push(game_from_row!(row));
+            }
+            games
+        }))
+    }
+
+    async fn finished_games(
+        &self,
+        player: PlayerId,
+        limit: u32,
+        before: Option<UnixMillis>,
+    ) -> Result<Vec<Game>> {
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games \
+             WHERE (first_player = $1 OR second_player = $1) AND status = 'finished' \
+             AND finished_at < $2 ORDER BY finished_at DESC, id LIMIT $3"
+        );
+        let before = before.map_or(i64::MAX, |b| b.0);
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(player.0)
+                .bind(before)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            let mut games = Vec::with_capacity(rows.len());
+            for row in rows {
+                games.push(game_from_row!(row));
+            }
+            games
+        }))
+    }
+
+    async fn create_invitation(
+        &self,
+        game: &GameId,
+        creator: PlayerId,
+        now: UnixMillis,
+    ) -> Result<(InvitationToken, Invitation)> {
+        let token = InvitationToken::random();
+        let sql = format!(
+            "INSERT INTO invitations (token_hash, game_id, creator, created_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5) RETURNING {INVITATION_COLUMNS}"
+        );
+        let invitation = on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(hash_token(token.as_str()))
+                .bind(game.as_str())
+                .bind(creator.0)
+                .bind(now.0)
+                .bind(now.0.saturating_add(INVITATION_LIFETIME_MS))
+                .fetch_one(pool)
+                .await?;
+            invitation_from_row!(row)
+        });
+        Ok((token, invitation))
+    }
+
+    async fn invitation(&self, token: &str) -> Result<Option<Invitation>> {
+        let sql = format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE token_hash = $1");
+        Ok(on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(hash_token(token))
+                .fetch_optional(pool)
+                .await?;
+            match row {
+                Some(row) => Some(invitation_from_row!(row)),
+                None => None,
+            }
+        }))
+    }
+
+    async fn consume_invitation(
+        &self,
+        token: &str,
+        by: PlayerId,
+        now: UnixMillis,
+    ) -> Result<Invitation> {
+        // One conditional update decides the race; the read after it only explains a refusal.
+        let sql = format!(
+            "UPDATE invitations SET consumed_at = $1, consumed_by = $2 \
+             WHERE token_hash = $3 AND consumed_at IS NULL AND expires_at > $1 \
+             RETURNING {INVITATION_COLUMNS}"
+        );
+        let used = on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(now.0)
+                .bind(by.0)
+                .bind(hash_token(token))
+                .fetch_optional(pool)
+                .await?;
+            match row {
+                Some(row) => Some(invitation_from_row!(row)),
+                None => None,
+            }
+        });
+        if let Some(invitation) = used {
+            return Ok(invitation);
+        }
+        match self.invitation(token).await? {
+            None => Err(StoreError::UnknownInvitation),
+            Some(i) if i.consumed_at.is_some() => Err(StoreError::ConsumedInvitation),
+            Some(_) => Err(StoreError::ExpiredInvitation),
+        }
+    }
+}

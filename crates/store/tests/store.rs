@@ -1,0 +1,515 @@
+//! Every store test runs against SQLite (a temporary file) and PostgreSQL (the machine's
+//! server, `TTAKJI_TEST_PG_URL` or `postgres://postgres@127.0.0.1:5432/test`, each test in a
+//! schema of its own). When PostgreSQL cannot be reached the PostgreSQL half is skipped with a
+//! loud message, unless `TTAKJI_REQUIRE_PG` is set: then the test fails.
+
+use std::{future::Future, sync::Arc};
+
+use sqlx::{Connection, Executor, PgConnection};
+use ttakji_store::{
+    Backend, ClockSettings, GameEnd, GameId, GameStatus, Mode, NewGame, NewMove, PlayerId, Side,
+    SqlStore, Store, StoreError, StoreOptions, UnixMillis, Variant, INVITATION_LIFETIME_MS,
+};
+
+fn pg_url() -> String {
+    std::env::var("TTAKJI_TEST_PG_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
+/// Runs `test` on a fresh SQLite store and a fresh PostgreSQL store.
+async fn on_both<F, Fut>(name: &str, test: F)
+where
+    F: Fn(Arc<SqlStore>) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let sqlite = SqlStore::connect(&url, &StoreOptions::default())
+        .await
+        .expect("sqlite store");
+    assert_eq!(sqlite.backend(), Backend::Sqlite);
+    test(Arc::new(sqlite)).await;
+
+    let schema = format!("ttakji_t_{}_{}", name, std::process::id());
+    let options = StoreOptions {
+        pg_schema: Some(schema.clone()),
+        max_connections: 4,
+        ..StoreOptions::default()
+    };
+    // Start from an empty schema even if an earlier run of the same process id left one.
+    match PgConnection::connect(&pg_url()).await {
+        Ok(mut conn) => {
+            conn.execute(format!("DROP SCHEMA IF EXISTS {schema} CASCADE").as_str())
+                .await
+                .expect("drop old schema");
+        }
+        Err(e) => {
+            if std::env::var_os("TTAKJI_REQUIRE_PG").is_some() {
+                panic!(
+                    "PostgreSQL unreachable at {} and TTAKJI_REQUIRE_PG is set: {e}",
+                    pg_url()
+                );
+            }
+            eprintln!(
+                "\n!!!!! SKIPPING the PostgreSQL half of {name}: {} unreachable ({e}) !!!!!\n",
+                pg_url()
+            );
+            return;
+        }
+    }
+    let pg = SqlStore::connect(&pg_url(), &options)
+        .await
+        .expect("postgres store");
+    assert_eq!(pg.backend(), Backend::Postgres);
+    let pg = Arc::new(pg);
+    test(pg.clone()).await;
+    pg.close().await;
+    if let Ok(mut conn) = PgConnection::connect(&pg_url()).await {
+        let _ = conn
+            .execute(format!("DROP SCHEMA IF EXISTS {schema} CASCADE").as_str())
+            .await;
+    }
+}
+
+fn friend_game(first: PlayerId) -> NewGame {
+    NewGame {
+        variant: Variant::Makruk,
+        mode: Mode::Friend,
+        ai_level: None,
+        first_player: Some(first),
+        second_player: None,
+        initial_fen: "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w 0 1".into(),
+        clock: Some(ClockSettings {
+            main_ms: 300_000,
+            periods: 3,
+            period_ms: 30_000,
+        }),
+        clock_state: Some("v=1 start".into()),
+        status: GameStatus::Waiting,
+        rematch_of: None,
+    }
+}
+
+fn end(result: &str, reason: &str, at: i64) -> GameEnd {
+    GameEnd {
+        status: GameStatus::Finished,
+        result: Some(result.into()),
+        reason: reason.into(),
+        clock_state: None,
+        at: UnixMillis(at),
+    }
+}
+
+fn mv(ply: i64, text: &str) -> NewMove {
+    NewMove {
+        ply,
+        mv: text.into(),
+        spent_ms: Some(1000 * ply),
+        clock_after: Some(format!("clock after {ply}")),
+    }
+}
+
+#[tokio::test]
+async fn store_answers_ping() {
+    on_both("ping", |s| async move { s.ping().await.expect("ping") }).await;
+}
+
+#[tokio::test]
+async fn players_are_created_renamed_and_read() {
+    on_both("players", |s| async move {
+        let a = s.create_player("สมชาย").await.expect("create");
+        let b = s.create_player("राहुल").await.expect("create");
+        assert_ne!(a.id, b.id);
+        assert_eq!(a.nickname, "สมชาย");
+        assert_eq!(a.google_sub, None);
+        assert!(a.created_at.0 > 0);
+        let renamed = s.rename_player(a.id, "somchai_2").await.expect("rename");
+        assert_eq!(renamed.nickname, "somchai_2");
+        assert_eq!(s.player(a.id).await.expect("get"), Some(renamed));
+        assert_eq!(s.player(PlayerId(-5)).await.expect("get"), None);
+        assert!(matches!(
+            s.rename_player(PlayerId(-5), "x").await,
+            Err(StoreError::NotFound("player"))
+        ));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn games_round_trip_every_field() {
+    on_both("games", |s| async move {
+        let p = s.create_player("alice").await.expect("player");
+        let new = friend_game(p.id);
+        let g = s.create_game(&new).await.expect("create");
+        assert!(GameId::is_well_formed(g.id.as_str()));
+        assert_eq!(g.variant, new.variant);
+        assert_eq!(g.mode, Mode::Friend);
+        assert_eq!(g.first_player, Some(p.id));
+        assert_eq!(g.second_player, None);
+        assert_eq!(g.initial_fen, new.initial_fen);
+        assert_eq!(g.clock, new.clock);
+        assert_eq!(g.clock_state, new.clock_state);
+        assert_eq!(g.status, GameStatus::Waiting);
+        assert_eq!(
+            (g.result.clone(), g.reason.clone(), g.finished_at),
+            (None, None, None)
+        );
+        assert_eq!(s.game(&g.id).await.expect("get"), Some(g.clone()));
+        assert_eq!(s.game(&GameId("nothere".into())).await.expect("get"), None);
+
+        let ai = s
+            .create_game(&NewGame {
+                variant: Variant::Xiangqi,
+                mode: Mode::Ai,
+                ai_level: Some("hard".into()),
+                second_player: None,
+                clock: None,
+                clock_state: None,
+                status: GameStatus::Playing,
+                rematch_of: Some(g.id.clone()),
+                ..new
+            })
+            .await
+            .expect("ai game");
+        assert_eq!(ai.variant, Variant::Xiangqi);
+        assert_eq!(ai.ai_level.as_deref(), Some("hard"));
+        assert_eq!(ai.clock, None);
+        assert_eq!(ai.rematch_of, Some(g.id));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_free_seat_is_taken_once() {
+    on_both("seat", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let b = s.create_player("bob").await.expect("b");
+        let c = s.create_player("carol").await.expect("c");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        s.seat_player(&g.id, Side::Second, b.id)
+            .await
+            .expect("seat");
+        assert!(matches!(
+            s.seat_player(&g.id, Side::Second, c.id).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            s.seat_player(&g.id, Side::First, c.id).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            s.seat_player(&GameId("nothere".into()), Side::First, c.id)
+                .await,
+            Err(StoreError::NotFound("game"))
+        ));
+        s.set_status(&g.id, GameStatus::Playing).expect_ok().await;
+        let g = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(g.second_player, Some(b.id));
+        assert_eq!(g.status, GameStatus::Playing);
+    })
+    .await;
+}
+
+/// `Result` of a future, asserted `Ok`.
+trait ExpectOk {
+    async fn expect_ok(self);
+}
+
+impl<F: Future<Output = Result<(), StoreError>>> ExpectOk for F {
+    async fn expect_ok(self) {
+        if let Err(e) = self.await {
+            panic!("expected Ok, got {e}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn moves_are_appended_in_order_with_the_clock() {
+    on_both("moves", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        for (ply, text) in [(1, "e3e4"), (2, "d6d5"), (3, "e4d5")] {
+            s.append_move(&g.id, &mv(ply, text)).expect_ok().await;
+        }
+        let moves = s.moves(&g.id).await.expect("moves");
+        assert_eq!(
+            moves
+                .iter()
+                .map(|m| (m.ply, m.mv.as_str()))
+                .collect::<Vec<_>>(),
+            [(1, "e3e4"), (2, "d6d5"), (3, "e4d5")]
+        );
+        assert_eq!(moves[1].spent_ms, Some(2000));
+        assert_eq!(moves[2].clock_after.as_deref(), Some("clock after 3"));
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.clock_state.as_deref(), Some("clock after 3"));
+        // The same ply twice is refused and changes nothing.
+        assert!(matches!(
+            s.append_move(&g.id, &mv(3, "a3a4")).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(s.moves(&g.id).await.expect("moves").len(), 3);
+        // A takeback removes the tail.
+        s.truncate_moves(&g.id, 2).expect_ok().await;
+        assert_eq!(s.moves(&g.id).await.expect("moves").len(), 1);
+        s.save_clock(&g.id, Some("paused")).expect_ok().await;
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.clock_state.as_deref(), Some("paused"));
+        assert!(matches!(
+            s.append_move(&GameId("nothere".into()), &mv(1, "a3a4"))
+                .await,
+            Err(StoreError::NotFound("game"))
+        ));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_finished_game_takes_no_more_moves_and_ends_once() {
+    on_both("finish", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        s.append_move(&g.id, &mv(1, "e3e4")).expect_ok().await;
+        let mut done = end("1-0", "resign", 1_000);
+        done.clock_state = Some("final".into());
+        s.finish_game(&g.id, &done).expect_ok().await;
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.status, GameStatus::Finished);
+        assert_eq!(game.result.as_deref(), Some("1-0"));
+        assert_eq!(game.reason.as_deref(), Some("resign"));
+        assert_eq!(game.clock_state.as_deref(), Some("final"));
+        assert_eq!(game.finished_at, Some(UnixMillis(1_000)));
+        assert!(matches!(
+            s.append_move(&g.id, &mv(2, "d6d5")).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(s.moves(&g.id).await.expect("moves").len(), 1);
+        assert!(matches!(
+            s.finish_game(&g.id, &end("0-1", "time", 2_000)).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            s.set_status(&g.id, GameStatus::Playing).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            s.finish_game(&GameId("nothere".into()), &done).await,
+            Err(StoreError::NotFound("game"))
+        ));
+        let mut not_an_end = done.clone();
+        not_an_end.status = GameStatus::Playing;
+        assert!(matches!(
+            s.finish_game(&g.id, &not_an_end).await,
+            Err(StoreError::Conflict(_))
+        ));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn unfinished_games_are_listed_for_recovery() {
+    on_both("unfinished", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let waiting = s.create_game(&friend_game(a.id)).await.expect("g1");
+        let playing = s
+            .create_game(&NewGame {
+                status: GameStatus::Playing,
+                ..friend_game(a.id)
+            })
+            .await
+            .expect("g2");
+        let over = s.create_game(&friend_game(a.id)).await.expect("g3");
+        s.finish_game(&over.id, &end("1/2-1/2", "agreement", 5))
+            .expect_ok()
+            .await;
+        let aborted = s.create_game(&friend_game(a.id)).await.expect("g4");
+        let abort = GameEnd {
+            status: GameStatus::Aborted,
+            result: None,
+            reason: "abort".into(),
+            clock_state: None,
+            at: UnixMillis(6),
+        };
+        s.finish_game(&aborted.id, &abort).expect_ok().await;
+        let mut ids: Vec<GameId> = s
+            .unfinished_games()
+            .await
+            .expect("list")
+            .into_iter()
+            .map(|g| g.id)
+            .collect();
+        ids.sort();
+        let mut expected = vec![waiting.id, playing.id];
+        expected.sort();
+        assert_eq!(ids, expected);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn finished_games_are_listed_per_player_newest_first() {
+    on_both("finished", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let b = s.create_player("bob").await.expect("b");
+        let c = s.create_player("carol").await.expect("c");
+        let mut ids = Vec::new();
+        for (i, (first, second)) in [(a.id, b.id), (b.id, a.id), (b.id, c.id), (a.id, c.id)]
+            .into_iter()
+            .enumerate()
+        {
+            let g = s
+                .create_game(&NewGame {
+                    second_player: Some(second),
+                    status: GameStatus::Playing,
+                    ..friend_game(first)
+                })
+                .await
+                .expect("game");
+            let at = 1_000 * (i as i64 + 1);
+            s.finish_game(&g.id, &end("1-0", "checkmate", at))
+                .expect_ok()
+                .await;
+            ids.push(g.id);
+        }
+        // A game still being played is not listed.
+        s.create_game(&friend_game(a.id)).await.expect("live");
+
+        let of_a = s.finished_games(a.id, 10, None).await.expect("list");
+        assert_eq!(
+            of_a.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
+            [ids[3].clone(), ids[1].clone(), ids[0].clone()]
+        );
+        let page = s.finished_games(a.id, 2, None).await.expect("page 1");
+        assert_eq!(page.len(), 2);
+        let next = s
+            .finished_games(a.id, 2, page.last().and_then(|g| g.finished_at))
+            .await
+            .expect("page 2");
+        assert_eq!(
+            next.iter().map(|g| g.id.clone()).collect::<Vec<_>>(),
+            [ids[0].clone()]
+        );
+        assert!(s
+            .finished_games(PlayerId(-1), 10, None)
+            .await
+            .expect("none")
+            .is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn invitations_open_a_game_once_within_a_day() {
+    on_both("invite", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let b = s.create_player("bob").await.expect("b");
+        let c = s.create_player("carol").await.expect("c");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        let now = UnixMillis(1_700_000_000_000);
+        let (token, inv) = s.create_invitation(&g.id, a.id, now).await.expect("invite");
+        assert!(token.as_str().len() >= 22, "at least 128 bits");
+        assert_eq!(inv.game_id, g.id);
+        assert_eq!(inv.creator, a.id);
+        assert_eq!(inv.expires_at, UnixMillis(now.0 + INVITATION_LIFETIME_MS));
+        assert_eq!(inv.consumed_at, None);
+        assert_eq!(
+            s.invitation(token.as_str()).await.expect("get"),
+            Some(inv.clone())
+        );
+        assert_eq!(s.invitation("not-a-token").await.expect("get"), None);
+
+        let used = s
+            .consume_invitation(token.as_str(), b.id, UnixMillis(now.0 + 1_000))
+            .await
+            .expect("consume");
+        assert_eq!(used.consumed_by, Some(b.id));
+        assert_eq!(used.consumed_at, Some(UnixMillis(now.0 + 1_000)));
+        assert!(matches!(
+            s.consume_invitation(token.as_str(), c.id, UnixMillis(now.0 + 2_000))
+                .await,
+            Err(StoreError::ConsumedInvitation)
+        ));
+        assert!(matches!(
+            s.consume_invitation("not-a-token", c.id, now).await,
+            Err(StoreError::UnknownInvitation)
+        ));
+
+        let (late, _) = s
+            .create_invitation(&g.id, a.id, now)
+            .await
+            .expect("invite 2");
+        let expiry = UnixMillis(now.0 + INVITATION_LIFETIME_MS);
+        assert!(matches!(
+            s.consume_invitation(late.as_str(), c.id, expiry).await,
+            Err(StoreError::ExpiredInvitation)
+        ));
+        // One millisecond before the expiry it still works.
+        s.consume_invitation(late.as_str(), c.id, UnixMillis(expiry.0 - 1))
+            .await
+            .expect("just in time");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn of_two_racing_guests_exactly_one_uses_an_invitation() {
+    on_both("race", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        let now = UnixMillis(1_000);
+        let (token, _) = s.create_invitation(&g.id, a.id, now).await.expect("invite");
+        let mut tasks = Vec::new();
+        for i in 0..8 {
+            let s = s.clone();
+            let token = token.as_str().to_owned();
+            tasks.push(tokio::spawn(async move {
+                let p = s.create_player(&format!("guest{i}")).await.expect("p");
+                s.consume_invitation(&token, p.id, UnixMillis(2_000))
+                    .await
+                    .is_ok()
+            }));
+        }
+        let mut wins = 0;
+        for t in tasks {
+            if t.await.expect("task") {
+                wins += 1;
+            }
+        }
+        assert_eq!(wins, 1);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_move_survives_reopening_the_database_and_migrations_run_once() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("t.db").display());
+    let id = {
+        let s = SqlStore::connect(&url, &StoreOptions::default())
+            .await
+            .expect("open");
+        let a = s.create_player("alice").await.expect("a");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        s.append_move(&g.id, &mv(1, "e3e4")).expect_ok().await;
+        // No close: the process could die here.
+        g.id
+    };
+    let s = SqlStore::connect(&url, &StoreOptions::default())
+        .await
+        .expect("reopen");
+    assert_eq!(s.moves(&id).await.expect("moves").len(), 1);
+    assert_eq!(s.unfinished_games().await.expect("list").len(), 1);
+}
+
+#[tokio::test]
+async fn connect_picks_the_backend_from_the_url() {
+    assert!(matches!(
+        ttakji_store::connect("mysql://localhost/x").await,
+        Err(StoreError::BadUrl(_))
+    ));
+    let memory = ttakji_store::connect("sqlite::memory:")
+        .await
+        .expect("memory");
+    assert_eq!(memory.backend(), Backend::Sqlite);
+    memory.create_player("alice").await.expect("works");
+}
