@@ -72,7 +72,7 @@ fn main() -> ExitCode {
             .build()
             .map_err(anyhow::Error::from)
             .and_then(|rt| rt.block_on(ttakji_server::run(*opt))),
-        Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout().lock()),
+        Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout()),
         Command::Perft {
             variant,
             depth,

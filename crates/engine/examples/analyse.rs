@@ -1,0 +1,62 @@
+//! Analyses one position: `cargo run --release -p ttakji-engine --example analyse -- VARIANT
+//! DEPTH|MILLISms [FEN]`. Prints the search's `info` lines and the best move.
+
+use std::{sync::atomic::AtomicBool, time::Duration};
+
+use ttakji_engine::{EngineGame, Info, SearchLimits, TranspositionTable};
+use ttakji_game::Game;
+use ttakji_rules::{checkers, makruk, xiangqi, Variant};
+
+fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), String> {
+    let game = match fen {
+        Some(f) => Game::<P>::from_fen(f).map_err(|e| e.to_string())?,
+        None => Game::<P>::new(),
+    };
+    let mut tt = TranspositionTable::new(64);
+    let stop = AtomicBool::new(false);
+    let mut print = |i: &Info| {
+        println!(
+            "info depth {} seldepth {} multipv {} score {:?} nodes {} nps {} time {} pv {}",
+            i.depth,
+            i.seldepth,
+            i.multipv,
+            i.score,
+            i.nodes,
+            i.nps,
+            i.time.as_millis(),
+            i.pv.join(" ")
+        )
+    };
+    let r = ttakji_engine::search(&mut tt, &game, limits, &stop, &mut print).ok_or("game over")?;
+    println!(
+        "bestmove {} action {:?} score {:?} nodes {} time {:?}",
+        game.position().uci(r.best),
+        r.action,
+        r.score,
+        r.nodes,
+        r.elapsed
+    );
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let variant: Variant = args
+        .first()
+        .ok_or("usage: analyse VARIANT DEPTH|MSms [FEN]")?
+        .parse()
+        .map_err(|e| format!("{e}"))?;
+    let limit = args.get(1).map_or("6", String::as_str);
+    let limits = match limit.strip_suffix("ms") {
+        Some(ms) => {
+            SearchLimits::movetime(Duration::from_millis(ms.parse().map_err(|_| "bad time")?))
+        }
+        None => SearchLimits::depth(limit.parse().map_err(|_| "bad depth")?),
+    };
+    let fen = (args.len() > 2).then(|| args[2..].join(" "));
+    match variant {
+        Variant::Makruk => run::<makruk::Position>(fen.as_deref(), &limits),
+        Variant::Xiangqi => run::<xiangqi::Position>(fen.as_deref(), &limits),
+        Variant::Checkers => run::<checkers::Position>(fen.as_deref(), &limits),
+    }
+}

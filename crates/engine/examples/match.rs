@@ -1,0 +1,208 @@
+//! Plays a match between two players and prints the score:
+//!
+//! ```text
+//! cargo run --release -p ttakji-engine --example match -- VARIANT A B GAMES [HARD_MS]
+//! ```
+//!
+//! A and B are `easy`, `normal`, `hard` (the level recipes; `hard` thinks `HARD_MS`
+//! milliseconds a move, 2000 by default), `random`, or `fsf[:SKILL]` (Fairy-Stockfish from
+//! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only).
+//! Games come in pairs from the same opening (two random plies) with colours swapped.
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Child, ChildStdin, ChildStdout, Command, Stdio},
+    sync::atomic::AtomicBool,
+    time::Duration,
+};
+
+use ttakji_engine::{choose, EngineGame, Level, Recipe, Rng, TranspositionTable};
+use ttakji_game::{CountAction, Game};
+use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
+
+enum Player {
+    Level(Recipe, Box<TranspositionTable>),
+    Random,
+    Fsf {
+        _child: Child,
+        stdin: ChildStdin,
+        stdout: BufReader<ChildStdout>,
+        ms: u64,
+    },
+}
+
+impl Player {
+    fn new(spec: &str, variant: Variant, hard_ms: u64) -> Result<Player, String> {
+        if spec == "random" {
+            return Ok(Player::Random);
+        }
+        if let Some(rest) = spec.strip_prefix("fsf") {
+            let skill = rest.strip_prefix(':').unwrap_or("20");
+            let path = std::env::var("FSF").unwrap_or("/work/ref/fsf/src/stockfish".into());
+            let mut child = Command::new(path)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .map_err(|e| format!("starting Fairy-Stockfish: {e}"))?;
+            let mut stdin = child.stdin.take().ok_or("no stdin")?;
+            let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+            writeln!(
+                stdin,
+                "uci\nsetoption name UCI_Variant value {variant}\nsetoption name Threads value 1\nsetoption name Skill Level value {skill}\nisready"
+            )
+            .map_err(|e| e.to_string())?;
+            let mut p = Player::Fsf {
+                _child: child,
+                stdin,
+                stdout,
+                ms: hard_ms,
+            };
+            p.read_until("readyok")?;
+            return Ok(p);
+        }
+        let level: Level = spec.parse().map_err(|e| format!("{e}"))?;
+        let mut recipe = level.recipe();
+        if level == Level::Hard {
+            recipe = recipe.with_movetime(Duration::from_millis(hard_ms));
+        }
+        Ok(Player::Level(recipe, Box::new(TranspositionTable::new(16))))
+    }
+
+    fn read_until(&mut self, prefix: &str) -> Result<String, String> {
+        let Player::Fsf { stdout, .. } = self else {
+            return Err("not an engine".into());
+        };
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                return Err("Fairy-Stockfish closed its output".into());
+            }
+            if line.starts_with(prefix) {
+                return Ok(line.trim().to_owned());
+            }
+        }
+    }
+
+    fn pick<P: EngineGame>(
+        &mut self,
+        game: &Game<P>,
+        rng: &mut Rng,
+    ) -> Result<(P::Move, Option<CountAction>), String> {
+        match self {
+            Player::Random => {
+                let moves = game.legal_moves();
+                Ok((moves[rng.below(moves.len())], None))
+            }
+            Player::Level(recipe, tt) => {
+                let stop = AtomicBool::new(false);
+                let c = choose(tt, game, recipe, None, &stop, rng).ok_or("no move")?;
+                Ok((c.mv, c.action))
+            }
+            Player::Fsf { stdin, ms, .. } => {
+                let moves: Vec<String> =
+                    game.history().iter().map(|p| p.before.uci(p.mv)).collect();
+                writeln!(
+                    stdin,
+                    "position fen {} moves {}\ngo movetime {ms}",
+                    game.initial().fen(),
+                    moves.join(" ")
+                )
+                .map_err(|e| e.to_string())?;
+                let line = self.read_until("bestmove")?;
+                let uci = line.split_whitespace().nth(1).ok_or("empty bestmove")?;
+                let m = game
+                    .position()
+                    .parse_uci(uci)
+                    .map_err(|e| format!("{uci}: {e}"))?;
+                Ok((m, None))
+            }
+        }
+    }
+}
+
+fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Result<(), String> {
+    let mut players = [
+        Player::new(a, P::VARIANT, hard_ms)?,
+        Player::new(b, P::VARIANT, hard_ms)?,
+    ];
+    let mut rng = Rng::from_entropy();
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    let mut reasons = std::collections::BTreeMap::<String, usize>::new();
+    let mut opening = Game::<P>::new();
+    for g in 0..games {
+        if g % 2 == 0 {
+            opening = Game::<P>::new();
+            for _ in 0..2 {
+                let moves = opening.legal_moves();
+                let m = moves[rng.below(moves.len())];
+                opening.play(m, None).map_err(|e| e.to_string())?;
+            }
+            if let Player::Level(_, tt) = &mut players[0] {
+                tt.clear();
+            }
+            if let Player::Level(_, tt) = &mut players[1] {
+                tt.clear();
+            }
+        }
+        // A plays the first mover in even games.
+        let a_side = if g % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let mut game = opening.clone();
+        while game.outcome().is_none() {
+            let turn = game.position().turn();
+            let who = usize::from(turn != a_side);
+            let (m, action) = players[who].pick(&game, &mut rng)?;
+            if game.play(m, action).is_err() {
+                game.play(m, None).map_err(|e| e.to_string())?;
+            }
+        }
+        let o = game.outcome().ok_or("unfinished")?;
+        *reasons.entry(o.reason.name().to_owned()).or_default() += 1;
+        match o.winner {
+            None => draws += 1,
+            Some(w) if w == a_side => wins += 1,
+            Some(_) => losses += 1,
+        }
+        eprintln!(
+            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses} final {}",
+            g + 1,
+            o.result(),
+            game.ply(),
+            o.reason,
+            game.position().fen()
+        );
+    }
+    let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;
+    println!(
+        "{} {a} vs {b}: +{wins} ={draws} -{losses} ({:.1} %) reasons {reasons:?}",
+        P::VARIANT,
+        score * 100.0
+    );
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let usage = "usage: match VARIANT A B GAMES [HARD_MS]";
+    let variant: Variant = args
+        .first()
+        .ok_or(usage)?
+        .parse()
+        .map_err(|e| format!("{e}"))?;
+    let a = args.get(1).ok_or(usage)?;
+    let b = args.get(2).ok_or(usage)?;
+    let games: usize = args.get(3).ok_or(usage)?.parse().map_err(|_| usage)?;
+    let hard_ms: u64 = args
+        .get(4)
+        .map_or(Ok(2000), |s| s.parse())
+        .map_err(|_| usage)?;
+    match variant {
+        Variant::Makruk => play_match::<makruk::Position>(a, b, games, hard_ms),
+        Variant::Xiangqi => play_match::<xiangqi::Position>(a, b, games, hard_ms),
+        Variant::Checkers => play_match::<checkers::Position>(a, b, games, hard_ms),
+    }
+}

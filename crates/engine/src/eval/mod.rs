@@ -1,0 +1,68 @@
+//! Evaluation, one module per game, each with all its parameters in one `Params` table
+//! (`PARAMS`) so that tuning touches one place.
+//!
+//! A thread can evaluate with other parameters (`set_thread_params` in each module): that is
+//! how the self-play tuner (`examples/tune.rs`) pits two parameter sets against each other.
+
+pub mod checkers;
+pub mod makruk;
+pub mod xiangqi;
+
+/// A parameter table seen as a flat list of integers, for tuning.
+pub trait Tunable: Copy {
+    /// Every parameter, in a fixed order.
+    fn to_vec(&self) -> Vec<i32>;
+    /// Sets the parameters from a list in [`Tunable::to_vec`]'s order (missing ones stay).
+    fn set_from(&mut self, v: &[i32]);
+    /// The parameters' names, in the same order (`value[3]`, `tempo`, ...).
+    fn names() -> Vec<String>;
+}
+
+/// Implements [`Tunable`] for a `Params` struct from its array and scalar fields, and the
+/// per-thread override of the parameters in use.
+macro_rules! tunable {
+    ($t:ident { arrays: [$($a:ident),*], scalars: [$($s:ident),*] }) => {
+        impl crate::eval::Tunable for $t {
+            fn to_vec(&self) -> Vec<i32> {
+                let mut v = Vec::new();
+                $(v.extend_from_slice(&self.$a);)*
+                $(v.push(self.$s);)*
+                v
+            }
+            fn set_from(&mut self, v: &[i32]) {
+                let mut it = v.iter().copied();
+                $(for x in self.$a.iter_mut() {
+                    *x = it.next().unwrap_or(*x);
+                })*
+                $(self.$s = it.next().unwrap_or(self.$s);)*
+            }
+            fn names() -> Vec<String> {
+                let mut v = Vec::new();
+                $(for i in 0..PARAMS.$a.len() {
+                    v.push(format!("{}[{i}]", stringify!($a)));
+                })*
+                $(v.push(stringify!($s).to_owned());)*
+                v
+            }
+        }
+
+        thread_local! {
+            static OVERRIDE: std::cell::RefCell<Option<$t>> = const { std::cell::RefCell::new(None) };
+        }
+
+        /// Makes this thread evaluate with `params` (`None`: back to [`PARAMS`]).
+        pub fn set_thread_params(params: Option<$t>) {
+            OVERRIDE.with(|o| *o.borrow_mut() = params);
+        }
+
+        /// Runs `f` with the parameters in use on this thread.
+        #[inline]
+        fn with_params<R>(f: impl FnOnce(&$t) -> R) -> R {
+            OVERRIDE.with(|o| match &*o.borrow() {
+                Some(p) => f(p),
+                None => f(&PARAMS),
+            })
+        }
+    };
+}
+pub(crate) use tunable;

@@ -1,0 +1,64 @@
+//! [`EngineGame`]: what the shared search needs from each game beyond its rules.
+
+use ttakji_game::{CountAction, Rules};
+
+/// The per-game hooks of the search: evaluation, move-ordering values and what is sound to
+/// prune. Implemented for the three positions in `eval/`.
+pub trait EngineGame: Rules {
+    /// Static evaluation in centipawns from the side to move's point of view.
+    fn evaluate(pos: &Self, state: &Self::State) -> i32;
+
+    /// For MVV/LVA ordering: the value of what `m` captures (0 for a quiet move) and of the
+    /// piece that moves.
+    fn capture_values(pos: &Self, m: Self::Move) -> (i32, i32);
+
+    /// A key below 8192 that tells moves apart well enough for the history table and the
+    /// transposition table (origin and destination). Never 0 for a real move.
+    fn move_key(m: Self::Move) -> u16;
+
+    /// Whether giving the move away (null move) is sound here: not in checkers (zugzwang is
+    /// the rule there) and not with so little material that zugzwang is likely.
+    fn null_move_ok(_pos: &Self) -> bool {
+        false
+    }
+
+    /// The position with the other side to move, for null-move pruning.
+    fn pass(_pos: &Self) -> Option<Self> {
+        None
+    }
+
+    /// The part of the game state that changes results, hashed into the table key (Makruk's
+    /// running count, checkers' progress counter near its limit).
+    fn state_key(_state: &Self::State) -> u64 {
+        0
+    }
+
+    /// The count action the side to move attaches to every move here (Makruk: start board
+    /// counting when behind with no Bia left, stop its own count when it gets ahead).
+    fn count_action(_pos: &Self, _state: &Self::State) -> Option<CountAction> {
+        None
+    }
+
+    /// Whether [`Rules::adjudicate`] can end the game here; a cheap filter so that the search
+    /// does not ask at every node. `zeroing` says whether the move that led here was a capture
+    /// or a pawn/man move. Must be true whenever the game might end.
+    fn may_end(_pos: &Self, _state: &Self::State, has_moves: bool, _zeroing: bool) -> bool {
+        !has_moves
+    }
+
+    /// Whether captures are compulsory (checkers): then quiescence has no stand-pat while a
+    /// capture is pending, and checks do not exist.
+    const FORCED_CAPTURES: bool = false;
+}
+
+/// Swaps the side to move in a FEN whose second field is `w` or `b`, for [`EngineGame::pass`].
+pub(crate) fn flip_fen_side(fen: &str) -> Option<String> {
+    let mut fields: Vec<&str> = fen.split(' ').collect();
+    let side = fields.get_mut(1)?;
+    *side = match *side {
+        "w" => "b",
+        "b" => "w",
+        _ => return None,
+    };
+    Some(fields.join(" "))
+}

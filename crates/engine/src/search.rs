@@ -1,0 +1,630 @@
+//! The search shared by the three games: iterative deepening, principal variation search with
+//! aspiration windows, quiescence, check extensions, null-move pruning and reverse futility
+//! pruning where sound, late-move reductions, mate-distance scores, and every result the game
+//! rules decide (repetition, perpetual check, Makruk counting, move limits) scored inside the
+//! tree.
+
+use std::{
+    sync::atomic::{AtomicBool, Ordering},
+    time::Duration,
+};
+
+use arrayvec::ArrayVec;
+use ttakji_game::{CountAction, Game, Outcome};
+use ttakji_rules::{MoveList, Position, Side};
+
+use crate::{
+    board::Board,
+    ordering::{History, MovePicker},
+    time::{SearchLimits, TimeManager},
+    tt::{Bound, Entry, TranspositionTable},
+    EngineGame,
+};
+
+/// Deepest search path in plies (iterations, extensions and quiescence together).
+pub const MAX_PLY: usize = 128;
+/// Deepest iteration.
+pub const MAX_DEPTH: u32 = 64;
+/// The score of mating now; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Larger than any score.
+pub const INF: i32 = 32_001;
+/// Scores beyond this are mates (or game-rule wins and losses) at a known distance.
+const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+
+/// A score as reported to players and UCI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns from the side to move's point of view.
+    Cp(i32),
+    /// Mate (or a win by the rules) in this many moves; negative when the side to move is
+    /// the one that loses.
+    Mate(i32),
+}
+
+impl Score {
+    /// The report of an internal score.
+    pub fn from_internal(v: i32) -> Score {
+        if v > MATE_BOUND {
+            Score::Mate((MATE - v + 1) / 2)
+        } else if v < -MATE_BOUND {
+            Score::Mate(-(MATE + v) / 2)
+        } else {
+            Score::Cp(v)
+        }
+    }
+}
+
+/// One root move with its exact score (MultiPV).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine<M> {
+    /// The root move.
+    pub mv: M,
+    /// Its score, internal units (centipawns, or mate scores beyond ±31 000).
+    pub score: i32,
+    /// The principal variation starting with `mv`.
+    pub pv: Vec<M>,
+}
+
+/// What a finished search returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play.
+    pub best: M,
+    /// The count action to play it with (Makruk).
+    pub action: Option<CountAction>,
+    /// The best line's score.
+    pub score: Score,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub elapsed: Duration,
+    /// The principal variation.
+    pub pv: Vec<M>,
+    /// Every line of the last completed iteration, best first (one unless MultiPV).
+    pub lines: Vec<RootLine<M>>,
+}
+
+/// Progress of a search, sent after each line of each iteration (UCI `info`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Line number, from 1.
+    pub multipv: usize,
+    /// Score of the line.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time so far.
+    pub time: Duration,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Transposition-table use in permille.
+    pub hashfull: u32,
+    /// The line in engine notation.
+    pub pv: Vec<String>,
+}
+
+/// Searches the current position of `game` within `limits`. Returns `None` when the game is
+/// over (no move to choose). `stop` is polled every 1024 nodes; the first iteration always
+/// completes, so there is always a move.
+pub fn search<P: EngineGame>(
+    tt: &mut TranspositionTable,
+    game: &Game<P>,
+    limits: &SearchLimits,
+    stop: &AtomicBool,
+    on_info: &mut dyn FnMut(&Info),
+) -> Option<SearchResult<P::Move>> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    tt.new_search();
+    let mut s = Searcher {
+        board: Board::from_game(game),
+        tt,
+        history: History::new(),
+        killers: vec![[None; 2]; MAX_PLY + 2],
+        pv: vec![ArrayVec::new(); MAX_PLY + 2],
+        nodes: 0,
+        seldepth: 0,
+        stop,
+        time: TimeManager::new(limits),
+        aborted: false,
+        can_abort: false,
+        root_excluded: Vec::new(),
+        root_action: None,
+        root_depth: 1,
+    };
+    s.run(limits, on_info)
+}
+
+struct Searcher<'a, P: EngineGame> {
+    board: Board<P>,
+    tt: &'a mut TranspositionTable,
+    history: History,
+    killers: Vec<[Option<P::Move>; 2]>,
+    pv: Vec<ArrayVec<P::Move, MAX_PLY>>,
+    nodes: u64,
+    seldepth: usize,
+    stop: &'a AtomicBool,
+    time: TimeManager,
+    aborted: bool,
+    /// False during the first iteration, which always completes.
+    can_abort: bool,
+    /// Root moves already given a line in this iteration (MultiPV).
+    root_excluded: Vec<P::Move>,
+    root_action: Option<CountAction>,
+    root_depth: u32,
+}
+
+/// Late-move reduction in plies for a move at `depth` that is the `count`-th tried.
+fn lmr(depth: i32, count: usize) -> i32 {
+    let r = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
+    r as i32
+}
+
+#[inline]
+fn score_to_tt(s: i32, ply: usize) -> i32 {
+    if s > MATE_BOUND {
+        s + ply as i32
+    } else if s < -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn score_from_tt(s: i32, ply: usize) -> i32 {
+    if s > MATE_BOUND {
+        s - ply as i32
+    } else if s < -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// The score of a finished game for the side to move `turn`, `ply` plies from the root.
+#[inline]
+fn outcome_score(o: Outcome, turn: Side, ply: usize) -> i32 {
+    match o.winner {
+        None => 0,
+        Some(w) if w == turn => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+    }
+}
+
+impl<P: EngineGame> Searcher<'_, P> {
+    fn run(
+        &mut self,
+        limits: &SearchLimits,
+        on_info: &mut dyn FnMut(&Info),
+    ) -> Option<SearchResult<P::Move>> {
+        let root = self.board.current();
+        let mut moves = MoveList::new();
+        root.pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            return None;
+        }
+        self.root_action = P::count_action(&root.pos, &root.state);
+        let root_pos = root.pos.clone();
+        let multipv = limits.multipv.clamp(1, moves.len());
+        let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        if moves.len() == 1 && limits.depth.is_none() && !limits.infinite {
+            max_depth = 1;
+        }
+        let mut completed: Vec<RootLine<P::Move>> = Vec::new();
+        let mut depth_done = 0;
+        for depth in 1..=max_depth {
+            self.root_depth = depth;
+            self.root_excluded.clear();
+            let mut lines = Vec::new();
+            for idx in 0..multipv {
+                let prev = completed.get(idx).map(|l| l.score);
+                let score = self.aspiration(depth as i32, prev);
+                if self.aborted {
+                    break;
+                }
+                let Some(&mv) = self.pv[0].first() else {
+                    break;
+                };
+                let pv = self.pv[0].to_vec();
+                self.root_excluded.push(mv);
+                lines.push(RootLine { mv, score, pv });
+                let time = self.time.elapsed();
+                on_info(&Info {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    multipv: idx + 1,
+                    score: Score::from_internal(score),
+                    nodes: self.nodes,
+                    time,
+                    nps: (self.nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                    hashfull: self.tt.hashfull(),
+                    pv: pv_strings(&root_pos, &lines[idx].pv),
+                });
+            }
+            if self.aborted {
+                // A finished best line of the unfinished iteration is better informed.
+                if multipv == 1 && !lines.is_empty() {
+                    completed = lines;
+                }
+                break;
+            }
+            lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+            completed = lines;
+            depth_done = depth;
+            self.can_abort = true;
+            self.history.age();
+            if !limits.infinite {
+                if self.time.soft_stop(self.nodes) || self.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                // A mate found with room to spare will not change.
+                let best = completed[0].score;
+                if best.abs() > MATE_BOUND && (MATE - best.abs()) * 2 + 2 < depth as i32 {
+                    break;
+                }
+            }
+        }
+        let best = completed.first()?;
+        Some(SearchResult {
+            best: best.mv,
+            action: self.root_action,
+            score: Score::from_internal(best.score),
+            depth: depth_done.max(1),
+            nodes: self.nodes,
+            elapsed: self.time.elapsed(),
+            pv: best.pv.clone(),
+            lines: completed,
+        })
+    }
+
+    /// One root search, first in a narrow window around the last score.
+    fn aspiration(&mut self, depth: i32, prev: Option<i32>) -> i32 {
+        let mut delta = 40;
+        let (mut alpha, mut beta) = match prev {
+            Some(p) if depth >= 5 && p.abs() < MATE_BOUND => (p - delta, p + delta),
+            _ => (-INF, INF),
+        };
+        loop {
+            let score = self.negamax(depth, alpha, beta, true);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha && alpha > -INF {
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if !self.aborted
+            && self.can_abort
+            && self.nodes & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed) || self.time.hard_stop(self.nodes))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    fn update_pv(&mut self, ply: usize, m: P::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        let child = &tail[0];
+        let room = MAX_PLY - 1;
+        line.extend(child.iter().copied().take(room));
+    }
+
+    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, null_ok: bool) -> i32 {
+        let ply = self.board.ply();
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if self.check_abort() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+
+        let node = self.board.current();
+        if !root {
+            if let Some(o) = self.board.repetition() {
+                return outcome_score(o, node.pos.turn(), ply);
+            }
+            alpha = alpha.max(-(MATE - ply as i32));
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+            if ply >= MAX_PLY - 2 {
+                return P::evaluate(&node.pos, &node.state);
+            }
+        }
+        let mut moves = MoveList::new();
+        node.pos.legal_moves(&mut moves);
+        let has_moves = !moves.is_empty();
+        if P::may_end(&node.pos, &node.state, has_moves, node.boundary) {
+            if let Some(o) =
+                P::adjudicate(&node.pos, &node.state, self.board.prev_state(), has_moves)
+            {
+                return outcome_score(o, node.pos.turn(), ply);
+            }
+        }
+        if !root && node.game_ply >= P::PLY_LIMIT {
+            return 0;
+        }
+        let in_check = node.in_check;
+        let forced = P::FORCED_CAPTURES && moves.first().is_some_and(|&m| node.pos.is_capture(m));
+        if depth <= 0 {
+            return self.qsearch_moves(&moves, alpha, beta, 0);
+        }
+
+        let key = node.key;
+        let entry = self.tt.probe(key);
+        let tt_key = entry.map_or(0, |e| e.move_key);
+        if let Some(e) = entry {
+            if !pv_node && e.depth as i32 >= depth {
+                let s = score_from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let eval = match entry {
+            Some(e) if !in_check => e.eval,
+            _ if in_check => -INF,
+            _ => P::evaluate(&node.pos, &node.state),
+        };
+        let tactical = in_check || forced;
+
+        // Reverse futility: far above beta with little depth left, a quiet move won't lose it.
+        if !pv_node
+            && !tactical
+            && depth <= 4
+            && eval - 90 * depth >= beta
+            && beta.abs() < MATE_BOUND
+        {
+            return eval;
+        }
+
+        // Null move: if passing still fails high, a real move will too (not in zugzwang).
+        if !pv_node
+            && !tactical
+            && null_ok
+            && depth >= 3
+            && eval >= beta
+            && beta.abs() < MATE_BOUND
+            && P::null_move_ok(&node.pos)
+            && self.board.push_null()
+        {
+            let r = 3 + depth / 6;
+            let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, false);
+            self.board.pop();
+            if self.aborted {
+                return 0;
+            }
+            if s >= beta {
+                return if s > MATE_BOUND { beta } else { s };
+            }
+        }
+
+        let node = self.board.current();
+        let action = if root {
+            self.root_action
+        } else {
+            P::count_action(&node.pos, &node.state)
+        };
+        let side = node.pos.turn().index();
+        let mut picker =
+            MovePicker::new(&node.pos, &moves, tt_key, self.killers[ply], &self.history);
+        let old_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut count = 0usize;
+        let mut quiets: ArrayVec<P::Move, 64> = ArrayVec::new();
+        while let Some((m, quiet)) = picker.next() {
+            if root && self.root_excluded.contains(&m) {
+                continue;
+            }
+            count += 1;
+            let is_capture = self.board.current().pos.is_capture(m);
+            self.board.push(m, action);
+            let gives_check = self.board.current().in_check;
+            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
+            let new_depth = depth - 1 + ext;
+            let score = if count == 1 {
+                -self.negamax(new_depth, -beta, -alpha, true)
+            } else {
+                let mut r = 0;
+                if depth >= 3 && quiet && !is_capture && !in_check && !gives_check && count > 2 {
+                    r = lmr(depth, count) - i32::from(pv_node);
+                    r = r.clamp(0, (new_depth - 1).max(0));
+                }
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, true);
+                if s > alpha && r > 0 {
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, true);
+                }
+                if s > alpha && s < beta {
+                    s = -self.negamax(new_depth, -beta, -alpha, true);
+                }
+                s
+            };
+            self.board.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        if !is_capture {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let bonus = depth * depth * 8;
+                            self.history.update(side, P::move_key(m), bonus);
+                            for &q in &quiets {
+                                self.history.update(side, P::move_key(q), -bonus);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !is_capture && quiets.len() < quiets.capacity() {
+                quiets.push(m);
+            }
+        }
+        if count == 0 {
+            // Every root move already has its line (MultiPV beyond the legal moves).
+            return -INF;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > old_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !root || self.root_excluded.is_empty() {
+            self.tt.store(
+                key,
+                Entry {
+                    move_key: best_move.map_or(0, P::move_key),
+                    score: score_to_tt(best, ply),
+                    depth: depth.max(0) as u32,
+                    bound,
+                    eval: if in_check { 0 } else { eval },
+                },
+            );
+        }
+        best
+    }
+
+    /// Quiescence search below the horizon: captures (and check evasions, and in checkers
+    /// the compulsory captures) until the position is quiet.
+    fn qsearch(&mut self, alpha: i32, beta: i32, qply: usize) -> i32 {
+        let ply = self.board.ply();
+        self.pv[ply].clear();
+        if self.check_abort() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let node = self.board.current();
+        if ply >= MAX_PLY - 2 {
+            return P::evaluate(&node.pos, &node.state);
+        }
+        let mut moves = MoveList::new();
+        node.pos.legal_moves(&mut moves);
+        let has_moves = !moves.is_empty();
+        if P::may_end(&node.pos, &node.state, has_moves, node.boundary) {
+            if let Some(o) =
+                P::adjudicate(&node.pos, &node.state, self.board.prev_state(), has_moves)
+            {
+                return outcome_score(o, node.pos.turn(), ply);
+            }
+        }
+        if node.game_ply >= P::PLY_LIMIT {
+            return 0;
+        }
+        self.qsearch_moves(&moves, alpha, beta, qply)
+    }
+
+    fn qsearch_moves(
+        &mut self,
+        moves: &MoveList<P::Move>,
+        mut alpha: i32,
+        beta: i32,
+        qply: usize,
+    ) -> i32 {
+        let ply = self.board.ply();
+        let node = self.board.current();
+        let in_check = node.in_check;
+        let forced = P::FORCED_CAPTURES && moves.first().is_some_and(|&m| node.pos.is_capture(m));
+        let evading = in_check && qply < 4;
+        let mut best = -(MATE - ply as i32);
+        let mut stand = -INF;
+        if !forced && !evading {
+            stand = P::evaluate(&node.pos, &node.state);
+            if stand >= beta || in_check {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+            best = stand;
+        }
+        let action = P::count_action(&node.pos, &node.state);
+        let all = forced || evading;
+        let mut picker = MovePicker::new(&node.pos, moves, 0, [None; 2], &self.history);
+        while let Some((m, _)) = picker.next() {
+            let (victim, _) = P::capture_values(&self.board.current().pos, m);
+            if !all {
+                if victim == 0 {
+                    // Captures come first: the rest are quiet.
+                    break;
+                }
+                // Delta pruning: even winning this piece for free can't reach alpha.
+                if stand + victim + 200 <= alpha {
+                    continue;
+                }
+            }
+            self.board.push(m, action);
+            let s = -self.qsearch(-beta, -alpha, qply + 1);
+            self.board.pop();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    self.update_pv(ply, m);
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A line in engine notation, played out from `pos`.
+pub(crate) fn pv_strings<P: Position>(pos: &P, pv: &[P::Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    pv.iter()
+        .map(|&m| {
+            let s = pos.uci(m);
+            pos.play_unchecked(m);
+            s
+        })
+        .collect()
+}
