@@ -6,7 +6,7 @@ export type Mode = 'ai' | 'friend' | 'random';
 export type Level = 'easy' | 'normal' | 'hard';
 
 export interface Player {
-  id: string | null;
+  id: number | null;
   name: string;
   ai: Level | null;
   connected: boolean;
@@ -92,6 +92,10 @@ export interface GameState {
   clock: Clock | null;
   offers: { draw: Side | null; takeback: Side | null; rematch: Side | null };
   result: Result | null;
+  /** waiting (for the friend), playing, finished or aborted. */
+  status?: 'waiting' | 'playing' | 'finished' | 'aborted';
+  /** Once both agreed to a rematch: the new game's id. */
+  rematch?: string | null;
 }
 
 export interface MoveEvent {
@@ -123,7 +127,7 @@ export interface Envelope<T = unknown> {
 }
 
 export interface Me {
-  id: string;
+  id: number;
   nickname: string;
 }
 

@@ -40,8 +40,8 @@ function state(over: Partial<GameState> = {}): GameState {
     variant: 'makruk',
     mode: 'friend',
     players: {
-      first: { id: 'p1', name: 'Somchai', ai: null, connected: true },
-      second: { id: 'p2', name: 'Mei', ai: null, connected: true },
+      first: { id: 1, name: 'Somchai', ai: null, connected: true },
+      second: { id: 2, name: 'Mei', ai: null, connected: true },
     },
     you: 'first',
     initialFen: START,
