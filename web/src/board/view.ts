@@ -77,9 +77,17 @@ function coordinates(v: Variant, bottom: Side): VNode[] {
   for (const c of cells(v, bottom)) {
     const x = c.col * CELL;
     const y = c.row * CELL;
-    if (c.row === v.ranks - 1)
-      out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + CELL - 6, class: 'coord', 'text-anchor': 'end' }), v.fileLabel(c.coord.file)));
-    if (c.col === 0) out.push(h('text', svgAttrs({ x: x + 5, y: y + 20, class: 'coord' }), v.rankLabel(c.coord.rank)));
+    if (v.key === 'xiangqi') {
+      // Pieces stand on intersections (cell centres): label each line, not each cell.
+      if (c.row === v.ranks - 1)
+        out.push(h('text', svgAttrs({ x: x + CELL / 2, y: y + CELL - 2, class: 'coord', 'text-anchor': 'middle' }), v.fileLabel(c.coord.file)));
+      if (c.col === 0)
+        out.push(h('text', svgAttrs({ x: x + 2, y: y + CELL / 2, class: 'coord', 'dominant-baseline': 'central' }), v.rankLabel(c.coord.rank)));
+    } else {
+      if (c.row === v.ranks - 1)
+        out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + CELL - 6, class: 'coord', 'text-anchor': 'end' }), v.fileLabel(c.coord.file)));
+      if (c.col === 0) out.push(h('text', svgAttrs({ x: x + 5, y: y + 20, class: 'coord' }), v.rankLabel(c.coord.rank)));
+    }
     if (v.key === 'checkers' && c.name)
       out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + 20, class: 'coord num', 'text-anchor': 'end' }), c.name));
   }
