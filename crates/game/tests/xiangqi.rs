@@ -57,6 +57,24 @@ fn perpetual_check_loses() {
 }
 
 #[test]
+fn repetition_where_both_sides_check_with_every_move_is_a_draw() {
+    // Cannons trade checks: Red's e-cannon leaves rank 10 (discovering the a10 cannon over
+    // the c10 screen) and blocks the a3 chariot on e3; Black's c-cannon drops to c3, screened
+    // by e3, and so on back and forth. Every one of the eight moves is a check.
+    let mut g = game("C1c1Ck3/5c3/9/9/9/9/9/r4K3/9/9 w - - 0 1");
+    assert!(g.position().is_check());
+    let cycle = ["e10e3", "c10c3", "e3e10", "c3c10"];
+    for m in cycle.iter().chain(&cycle[..3]) {
+        play(&mut g, m);
+        assert!(g.position().is_check(), "{m} gives check");
+        assert_eq!(g.outcome(), None);
+    }
+    play(&mut g, "c3c10");
+    assert!(g.position().is_check());
+    assert_eq!(g.outcome(), Some(Outcome::draw(Reason::Repetition)));
+}
+
+#[test]
 fn repetition_without_perpetual_check_is_a_draw() {
     let mut g = Game::<Position>::new();
     let cycle = ["b1c3", "b10c8", "c3b1", "c8b10"];
