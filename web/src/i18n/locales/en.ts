@@ -119,6 +119,8 @@ const en = {
     opponentGone: '{{name}} is disconnected; their clock keeps running.',
     newGame: 'New game',
     refused: 'The server refused that: {{message}}',
+    said: '{{colour}} {{piece}}, {{from}} to {{to}}',
+    saidCapture: '{{colour}} {{piece}}, {{from}} takes on {{to}}',
   },
   clock: {
     label: "{{name}}'s clock",

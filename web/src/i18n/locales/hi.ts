@@ -119,6 +119,8 @@ const hi = {
     opponentGone: '{{name}} का कनेक्शन टूट गया है; उनकी घड़ी चलती रहेगी।',
     newGame: 'नया खेल',
     refused: 'सर्वर ने मना कर दिया: {{message}}',
+    said: '{{colour}} {{piece}}, {{from}} से {{to}}',
+    saidCapture: '{{colour}} {{piece}}, {{from}} से {{to}} पर काटा',
   },
   clock: {
     label: '{{name}} की घड़ी',
