@@ -88,10 +88,10 @@ function coordinates(v: Variant, bottom: Side): VNode[] {
       const cls = v.key === 'checkers' && c.name ? 'coord on-dark' : 'coord';
       if (c.row === v.ranks - 1)
         out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + CELL - 6, class: cls, 'text-anchor': 'end' }), v.fileLabel(c.coord.file)));
-      if (c.col === 0) out.push(h('text', svgAttrs({ x: x + 5, y: y + 20, class: cls }), v.rankLabel(c.coord.rank)));
+      if (c.col === 0) out.push(h('text', svgAttrs({ x: x + 5, y: y + 5, class: cls, 'dominant-baseline': 'hanging' }), v.rankLabel(c.coord.rank)));
     }
     if (v.key === 'checkers' && c.name)
-      out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + 20, class: 'coord num', 'text-anchor': 'end' }), c.name));
+      out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + 5, class: 'coord num', 'text-anchor': 'end', 'dominant-baseline': 'hanging' }), c.name));
   }
   return out;
 }
