@@ -453,6 +453,56 @@ describe('game page layout (socket answered by the test)', () => {
   }
 });
 
+describe('keyboard', () => {
+  /** Tabs through the page; returns what got focus (in order) and what never did. */
+  async function tabThrough(page, max = 80) {
+    const reached = [];
+    for (let i = 0; i < max; i++) {
+      await page.keyboard.press('Tab');
+      const f = await page.evaluate(() => {
+        const el = document.activeElement;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        const id = el.getAttribute('data-testid') ?? `${el.tagName.toLowerCase()}:${(el.textContent ?? '').trim().slice(0, 20)}`;
+        if (!el.dataset.seen) el.dataset.seen = '1';
+        const ring = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+        return { id, ring };
+      });
+      if (f) reached.push(f);
+    }
+    const missed = await page.evaluate(() =>
+      [...document.querySelectorAll('a[href], button:not([disabled]), input, select, summary')]
+        .filter((el) => el.getBoundingClientRect().width > 0 && !el.dataset.seen)
+        .filter((el) => !(el.classList.contains('sq') && el.getAttribute('tabindex') === '-1')) // board: one stop, then arrows
+        // A radio group is one stop (arrow keys choose); a closed menu opens from its summary.
+        .filter((el) => !(el.type === 'radio' && document.querySelector(`input[type=radio][name="${el.name}"][data-seen]`)))
+        .filter((el) => !el.closest('details:not([open])') || el.tagName === 'SUMMARY')
+        .map((el) => el.getAttribute('data-testid') ?? `${el.tagName.toLowerCase()}:${(el.textContent ?? '').trim().slice(0, 20)}`),
+    );
+    return { reached, missed };
+  }
+
+  it('reaches every control of the home page with a visible focus ring', () =>
+    withContext({}, async (ctx) => {
+      const page = await pageWithSession(ctx, uniqueNick('kbd'), '/');
+      await page.locator('#pick-title').waitFor();
+      const { reached, missed } = await tabThrough(page);
+      assert.deepEqual(missed, [], 'controls Tab never reaches');
+      assert.deepEqual(reached.filter((r) => !r.ring).map((r) => r.id), [], 'focused without a visible ring');
+      assert.ok(reached.some((r) => r.id === 'play-ai'));
+    }));
+
+  it('reaches every control of a rules page', () =>
+    withContext({}, async (ctx) => {
+      const page = await ctx.newPage();
+      await page.goto('/rules/checkers');
+      await page.locator('figure.diagram svg').first().waitFor();
+      const { reached, missed } = await tabThrough(page, 60);
+      assert.deepEqual(missed, []);
+      assert.deepEqual(reached.filter((r) => !r.ring).map((r) => r.id), []);
+    }));
+});
+
 describe('performance', () => {
   /** One cold load of `/` in a fresh context (empty cache): paint and load timings. */
   async function coldLoad() {
