@@ -438,7 +438,7 @@ describe('game page layout (socket answered by the test)', () => {
             assert.match((await page.getByTestId('clock-second').textContent()) ?? '', /Byo-yomi · 3 periods/);
           }
           if (key === 'checkers') {
-            assert.match((await page.getByTestId('counters').textContent()) ?? '', /move limit in 14 moves/);
+            assert.match((await page.getByTestId('counters').textContent()) ?? '', /move limit after 14 more moves/);
             assert.match((await page.getByTestId('sq-14').getAttribute('aria-label')) ?? '', /must capture/);
           }
           if (key === 'xiangqi') {

@@ -64,7 +64,7 @@ describe('game words', () => {
       'Piece count: 13 of 16',
       'Counting: Black',
       '3 moves left',
-      'Draw by the move limit in 12 moves',
+      'Draw by the move limit after 12 more moves (both players’ moves count)',
     ]);
     expect(counterLines(state({ counters: { pliesBeforeMoveLimit: 300 } }))).toEqual([]);
   });

@@ -135,8 +135,8 @@ const en = {
     countingSide: 'Counting: {{colour}}',
     movesLeft_one: '{{count}} move left',
     movesLeft_other: '{{count}} moves left',
-    moveLimit_one: 'Draw by the move limit in {{count}} move',
-    moveLimit_other: 'Draw by the move limit in {{count}} moves',
+    moveLimit_one: 'Draw by the move limit after {{count}} more move (both players’ moves count)',
+    moveLimit_other: 'Draw by the move limit after {{count}} more moves (both players’ moves count)',
   },
   result: {
     wins: '{{colour}} wins',

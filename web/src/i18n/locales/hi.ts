@@ -135,8 +135,8 @@ const hi = {
     countingSide: 'गिनती कर रहा है: {{colour}}',
     movesLeft_one: '{{count}} चाल बाकी',
     movesLeft_other: '{{count}} चालें बाकी',
-    moveLimit_one: '{{count}} चाल में चाल-सीमा से ड्रॉ',
-    moveLimit_other: '{{count}} चालों में चाल-सीमा से ड्रॉ',
+    moveLimit_one: '{{count}} और चाल के बाद चाल-सीमा से ड्रॉ (दोनों खिलाड़ियों की चालें गिनी जाती हैं)',
+    moveLimit_other: '{{count}} और चालों के बाद चाल-सीमा से ड्रॉ (दोनों खिलाड़ियों की चालें गिनी जाती हैं)',
   },
   result: {
     wins: '{{colour}} जीता',

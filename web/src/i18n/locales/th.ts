@@ -133,7 +133,7 @@ const th = {
     piece: 'นับศักดิ์หมาก: {{count}} จาก {{limit}}',
     countingSide: 'ฝ่ายที่นับ: {{colour}}',
     movesLeft_other: 'เหลืออีก {{count}} ตา',
-    moveLimit_other: 'จะเสมอเพราะครบจำนวนตาเดินในอีก {{count}} ตา',
+    moveLimit_other: 'จะเสมอเพราะครบจำนวนตาเดินในอีก {{count}} ตา (นับตาของทั้งสองฝ่าย)',
   },
   result: {
     wins: 'ฝ่าย{{colour}}ชนะ',

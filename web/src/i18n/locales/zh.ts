@@ -133,7 +133,7 @@ const zh = {
     piece: '子力计数：{{count}} / {{limit}}',
     countingSide: '计数方：{{colour}}',
     movesLeft_other: '还剩 {{count}} 步',
-    moveLimit_other: '再走 {{count}} 步将因步数限制判和',
+    moveLimit_other: '再走 {{count}} 步（双方合计）将因步数限制判和',
   },
   result: {
     wins: '{{colour}}胜',
