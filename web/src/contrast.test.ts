@@ -49,7 +49,28 @@ const pairs: Array<[string, string, string, number]> = [
   ['checkers black piece on dark square', '#0d0d0d', '#8b5a34', 3],
   ['checkers white piece on dark square', '#f4efe4', '#8b5a34', 3],
   ['button border', '#8c7f6e', '#ffffff', 3],
+  ['focus ring in the header', '#f2c572', '#3d2613', 3],
+  ['header button border', '#b79a7a', '#3d2613', 3],
+  ['inner focus ring on a dark checkers square', '#ffffff', '#8b5a34', 3],
+  ['xiangqi coordinates', '#3d2613', '#ecd096', 4.5],
+  ['checkers coordinates on light squares', '#3d2613', '#f1e0c0', 4.5],
+  ['diagram coordinates on panel', '#3d2613', '#ffffff', 4.5],
+  ['muted caption on panel', '#5c5247', '#ffffff', 4.5],
+  ['invitation panel text', '#1f1a14', '#eef5e9', 4.5],
+  ['selected move in the list', '#1f1a14', '#f1dcc8', 4.5],
+  ['checkers crown on a black man', '#e0a82e', '#2b2b2b', 3],
 ];
+
+// The focus ring on the board must show on every square colour: at least one of its two
+// rings (blue outside, white inside) reaches 3:1 on each board background.
+describe('board focus ring', () => {
+  for (const bg of ['#e2c08d', '#ecd096', '#f1e0c0', '#8b5a34']) {
+    it(`is visible on ${bg}`, () => {
+      expect(css).toContain(bg);
+      expect(Math.max(contrast('#1a5fb4', bg), contrast('#ffffff', bg))).toBeGreaterThanOrEqual(3);
+    });
+  }
+});
 
 describe('colour contrast (WCAG AA)', () => {
   for (const [what, fg, bg, min] of pairs) {

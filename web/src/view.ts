@@ -35,8 +35,12 @@ function header(app: App): VNode {
       app.me
         ? h(
             'button.nick',
-            { attrs: { type: 'button', 'data-testid': 'nickname', title: t('nick.change') }, on: { click: () => app.openNick() } },
-            t('nick.playingAs', { name: app.me.nickname }),
+            {
+              attrs: { type: 'button', 'data-testid': 'nickname', title: t('nick.change'), 'aria-label': t('nick.playingAs', { name: app.me.nickname }) },
+              on: { click: () => app.openNick() },
+            },
+            // Phones show the name alone so that the header keeps to two lines.
+            [h('span.long', t('nick.playingAs', { name: app.me.nickname })), h('span.short', app.me.nickname)],
           )
         : null,
     ]),
@@ -46,7 +50,7 @@ function header(app: App): VNode {
 function settings(app: App): VNode {
   const p = app.prefs;
   return h('details.settings', [
-    h('summary', t('nav.settings')),
+    h('summary', { attrs: { 'aria-label': t('nav.settings') } }, [h('span.gear', { attrs: { 'aria-hidden': 'true' } }, '⚙'), h('span.label', t('nav.settings'))]),
     h('div.menu', [
       h('fieldset', [
         h('legend', t('settings.pieceStyle')),

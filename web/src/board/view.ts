@@ -84,12 +84,14 @@ function coordinates(v: Variant, bottom: Side): VNode[] {
       if (c.col === 0)
         out.push(h('text', svgAttrs({ x: x + 2, y: y + CELL / 2, class: 'coord', 'dominant-baseline': 'central' }), v.rankLabel(c.coord.rank)));
     } else {
+      // Checkers' dark squares need light labels to stay readable.
+      const cls = v.key === 'checkers' && c.name ? 'coord on-dark' : 'coord';
       if (c.row === v.ranks - 1)
-        out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + CELL - 6, class: 'coord', 'text-anchor': 'end' }), v.fileLabel(c.coord.file)));
-      if (c.col === 0) out.push(h('text', svgAttrs({ x: x + 5, y: y + 20, class: 'coord' }), v.rankLabel(c.coord.rank)));
+        out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + CELL - 6, class: cls, 'text-anchor': 'end' }), v.fileLabel(c.coord.file)));
+      if (c.col === 0) out.push(h('text', svgAttrs({ x: x + 5, y: y + 5, class: cls, 'dominant-baseline': 'hanging' }), v.rankLabel(c.coord.rank)));
     }
     if (v.key === 'checkers' && c.name)
-      out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + 20, class: 'coord num', 'text-anchor': 'end' }), c.name));
+      out.push(h('text', svgAttrs({ x: x + CELL - 6, y: y + 5, class: 'coord num', 'text-anchor': 'end', 'dominant-baseline': 'hanging' }), c.name));
   }
   return out;
 }
@@ -212,18 +214,70 @@ function buttons(p: BoardProps): VNode {
 /** The drawing alone, for pictures (the home page's preview): no buttons, no input. */
 export function boardArt(p: BoardProps): VNode {
   const v = p.variant;
-  return h('div.board.preview.' + v.key, { style: { aspectRatio: `${v.files} / ${v.ranks}` }, attrs: { 'aria-hidden': 'true' } }, [svgOf(p)]);
+  // Pictures are small: their coordinates go in a margin outside the board, where they can be
+  // large enough to read (inside a 35 px square they would be 7 px high).
+  const m = p.coords ? EDGE : 0;
+  return h(
+    'div.board.preview.' + v.key,
+    { class: { edged: p.coords }, style: { aspectRatio: `${v.files * CELL + m} / ${v.ranks * CELL + m}` }, attrs: { 'aria-hidden': 'true' } },
+    [svgOf(p, p.coords)],
+  );
 }
 
-function svgOf(p: BoardProps): VNode {
+/** Width of the coordinate margin of a picture, in drawing units. */
+const EDGE = 56;
+
+function edgeCoordinates(v: Variant, bottom: Side): VNode[] {
+  const W = v.files * CELL;
+  const H = v.ranks * CELL;
+  const out: VNode[] = [h('rect', svgAttrs({ x: -EDGE, y: 0, width: W + EDGE, height: H + EDGE, class: 'edge' }))];
+  for (const c of cells(v, bottom)) {
+    if (c.row === v.ranks - 1)
+      out.push(
+        h(
+          'text',
+          svgAttrs({ x: c.col * CELL + CELL / 2, y: H + EDGE / 2, class: 'coord out', 'text-anchor': 'middle', 'dominant-baseline': 'central' }),
+          v.fileLabel(c.coord.file),
+        ),
+      );
+    if (c.col === 0)
+      out.push(
+        h(
+          'text',
+          svgAttrs({ x: -EDGE / 2, y: c.row * CELL + CELL / 2, class: 'coord out', 'text-anchor': 'middle', 'dominant-baseline': 'central' }),
+          v.rankLabel(c.coord.rank),
+        ),
+      );
+  }
+  return out;
+}
+
+/** Checkers square numbers, large, in the top-left corner of each dark square of a picture. */
+function squareNumbers(v: Variant, bottom: Side): VNode[] {
+  if (v.key !== 'checkers') return [];
+  return cells(v, bottom).flatMap((c) =>
+    c.name ? [h('text', svgAttrs({ x: c.col * CELL + 6, y: c.row * CELL + 8, class: 'coord num', 'dominant-baseline': 'hanging' }), c.name)] : [],
+  );
+}
+
+function svgOf(p: BoardProps, edge = false): VNode {
   const v = p.variant;
+  const m = edge ? EDGE : 0;
   return h(
     'svg',
-    { attrs: { viewBox: `0 0 ${v.files * CELL} ${v.ranks * CELL}`, 'aria-hidden': 'true', focusable: 'false', class: `art ${p.style}` } },
+    {
+      attrs: {
+        viewBox: `${-m} 0 ${v.files * CELL + m} ${v.ranks * CELL + m}`,
+        'aria-hidden': 'true',
+        focusable: 'false',
+        class: `art ${p.style}`,
+      },
+    },
     [
+      edge ? h('g', { attrs: { class: 'layer-edge' } }, edgeCoordinates(v, p.bottom)) : h('g'),
       h('g', { attrs: { class: 'layer-bg' } }, background(v, p.bottom)),
       h('g', { attrs: { class: 'layer-hl' } }, highlights(p)),
-      p.coords ? h('g', { attrs: { class: 'layer-coords' } }, coordinates(v, p.bottom)) : h('g'),
+      p.coords ? h('g', { attrs: { class: 'layer-coords' } }, edge ? squareNumbers(v, p.bottom) : coordinates(v, p.bottom)) : h('g'),
       h('g', { attrs: { class: 'layer-pieces' } }, pieces(p)),
       h('g', { attrs: { class: 'layer-moves' } }, [...pathLine(p), ...targetMarks(p)]),
     ],

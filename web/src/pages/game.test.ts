@@ -225,9 +225,11 @@ describe('game page', () => {
   });
 
   it('announces the last move for screen readers', async () => {
-    ws().push({ t: 'full', d: state({ moves: [{ uci: 'e3e4', san: 'e4' }, { uci: 'e6e5', san: 'e5' }], ply: 2 }), v: 1 });
+    const fen = 'rnsmksnr/8/pppp1ppp/4p3/4P3/PPPP1PPP/8/RNSKMSNR w - - 0 3';
+    ws().push({ t: 'full', d: state({ moves: [{ uci: 'e3e4', san: 'e4' }, { uci: 'e6e5', san: 'e5' }], ply: 2, fen }), v: 1 });
     await flush();
-    expect(byTestId('last-move')?.textContent).toBe('Black: e5');
+    expect(byTestId('last-move')?.textContent).toBe('Black Bia, e6 to e5');
+    expect(byTestId('last-move')?.getAttribute('aria-live')).toBe('polite');
   });
 
   it('resyncs from the last version after a drop', async () => {

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initI18n, setLanguage } from '../i18n';
-import type { GameState } from '../net/protocol';
-import { counterLines, moveRows, opponentGone, playerName, resultText, turnText, waitingForFriend } from './gameInfo';
+import { initI18n, setLanguage, t } from '../i18n';
+import type { GameState, Reason } from '../net/protocol';
+import { counterLines, moveRows, moveSaid, opponentGone, playerName, resultText, turnText, waitingForFriend } from './gameInfo';
 
 function state(over: Partial<GameState> = {}): GameState {
   return {
@@ -64,7 +64,7 @@ describe('game words', () => {
       'Piece count: 13 of 16',
       'Counting: Black',
       '3 moves left',
-      'Draw by the move limit in 12 moves',
+      'Draw by the move limit after 12 more moves (both players’ moves count)',
     ]);
     expect(counterLines(state({ counters: { pliesBeforeMoveLimit: 300 } }))).toEqual([]);
   });
@@ -91,4 +91,54 @@ describe('game words', () => {
       [2, 'Nf3', undefined],
     ]);
   });
+  it('says the last move in words for screen readers', () => {
+    const makruk = state({
+      moves: [{ uci: 'e3e4', san: 'e4' }, { uci: 'e6e5', san: 'e5' }],
+      fen: 'rnsmksnr/8/pppp1ppp/4p3/4P3/PPPP1PPP/8/RNSKMSNR w - - 0 3',
+    });
+    expect(moveSaid(makruk)).toBe('Black Bia, e6 to e5');
+    const jump = state({ variant: 'checkers', moves: [{ uci: '9x18x27', san: '9x18x27' }], fen: 'W:W30:B27' });
+    expect(moveSaid(jump)).toBe('Black man, 9 takes on 18, 27');
+    const check = state({ variant: 'xiangqi', moves: [{ uci: 'a1a10', san: 'R1+9' }], fen: 'R3k4/9/9/9/9/9/9/9/9/3K5 b', check: true });
+    expect(moveSaid(check)).toBe('Red Chariot, a1 to a10. Check!');
+    expect(moveSaid(state())).toBe('');
+  });
+});
+
+const reasons: Reason[] = [
+  'checkmate',
+  'checkmate-by-counting-side',
+  'stalemate',
+  'no-moves',
+  'no-pieces',
+  'repetition',
+  'perpetual-check',
+  'board-counting',
+  'piece-counting',
+  'bare-khuns',
+  'no-attackers',
+  'forty-move-rule',
+  'ply-limit',
+  'resignation',
+  'timeout',
+  'agreement',
+  'aborted',
+];
+
+describe('every result reason in every language', () => {
+  for (const lang of ['en', 'hi', 'th', 'zh'] as const) {
+    it(`${lang}: has words for each reason of protocol v1`, async () => {
+      await setLanguage(lang, false);
+      const seen = new Set<string>();
+      for (const reason of reasons) {
+        const words = t(`result.reason.${reason}`);
+        expect(words, reason).not.toContain('result.reason');
+        expect(words.length, reason).toBeGreaterThan(1);
+        seen.add(words);
+      }
+      // No two reasons share their words.
+      expect(seen.size).toBe(reasons.length);
+      await setLanguage('en', false);
+    });
+  }
 });

@@ -28,6 +28,26 @@ export function resultText(g: GameState): { title: string; reason: string } | nu
   return { title: t('result.wins', { colour: colourName(g, r.winner) }), reason };
 }
 
+/** The last move in words for the live region: who moved which piece from where to where. */
+export function moveSaid(g: GameState): string {
+  const last = g.moves[g.moves.length - 1];
+  if (!last) return '';
+  const v = variants[g.variant];
+  const by: Side = g.moves.length % 2 === 1 ? 'first' : 'second';
+  const m = v.parseMove(last.uci);
+  const to = m?.path[m.path.length - 1];
+  const piece = to ? v.parseFen(g.fen).pieces.get(to) : undefined;
+  if (!m || !to || !piece) return `${colourName(g, by)}: ${last.san || last.uci}`;
+  const capture = m.capture || last.san.includes('x');
+  const said = t(capture ? 'game.saidCapture' : 'game.said', {
+    colour: colourName(g, by),
+    piece: t(`piece.${piece.role}`),
+    from: m.path[0],
+    to: m.path.slice(1).join(', '),
+  });
+  return g.check ? `${said}. ${t('game.check')}` : said;
+}
+
 /** Plies left before a move-limit draw is worth showing. */
 export const NEAR_LIMIT_PLIES = 20;
 

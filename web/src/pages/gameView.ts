@@ -12,6 +12,7 @@ import {
   colourName,
   counterLines,
   moveRows,
+  moveSaid,
   opponentGone,
   playerName,
   resultText,
@@ -70,9 +71,7 @@ function connView(c: GameCtrl): VNode {
 
 /** Says the last move for screen readers, as it happens. */
 function lastMoveAnnouncement(g: GameState): VNode {
-  const last = g.moves[g.moves.length - 1];
-  const by: Side = g.moves.length % 2 === 1 ? 'first' : 'second';
-  return h('p.sr-only', { attrs: { 'aria-live': 'polite', 'data-testid': 'last-move' } }, last ? `${colourName(g, by)}: ${last.san || last.uci}` : '');
+  return h('p.sr-only', { attrs: { 'aria-live': 'polite', 'data-testid': 'last-move' } }, moveSaid(g));
 }
 
 function statusView(g: GameState): VNode {

@@ -155,7 +155,8 @@ describe('nickname', () => {
     await flush();
     expect(calls).toContainEqual(['POST', '/api/session', { nickname: 'สมชาย' }]);
     expect(byTestId('nickname-input')).toBeNull();
-    expect(byTestId('nickname')?.textContent).toBe('Playing as สมชาย');
+    expect(byTestId('nickname')?.getAttribute('aria-label')).toBe('Playing as สมชาย');
+    expect(byTestId('nickname')?.querySelector('.short')?.textContent).toBe('สมชาย');
   });
 });
 

@@ -66,7 +66,7 @@ function diagramView(c: RulesCtrl, d: Diagram): VNode {
       targets: d.targets ?? [],
       lastMove: d.last ?? [],
       check: d.check ?? null,
-      mustCapture: new Set(),
+      mustCapture: new Set(d.must ?? []),
       movable: new Set(),
       style: c.app.prefs.pieceStyle,
       coords: d.coords ?? true,

@@ -45,6 +45,7 @@ const makruk: RulesDoc = {
         },
         { diagram: { fen: '4k3/8/4r3/3P4/8/8/8/7K w', path: ['d5'], targets: ['d6', 'e6'], caption: 'The Bia on d5 may step to d6 or take the Rua on e6; either way it becomes a Bia ngai.' } },
         { p: 'Bia ngai: moves like a Met, one step diagonally.' },
+        { diagram: { fen: '4k3/8/8/8/3M~4/8/8/7K w', path: ['d4'], targets: ['c5', 'e5', 'c3', 'e3'], caption: 'A White Bia ngai on d4: the same four diagonal steps as a Met.' } },
       ],
     },
     {
@@ -63,6 +64,15 @@ const makruk: RulesDoc = {
           ],
         },
         { p: 'On Ttakji the server ends the game by itself in all these cases; nobody has to claim anything.' },
+        {
+          diagram: {
+            fen: 'R3k3/8/4K3/8/8/8/8/8 b',
+            last: ['a1', 'a8'],
+            check: 'e8',
+            caption: 'Checkmate: the Rua checks along the last rank, and the White Khun on e6 guards d7, e7 and f7.',
+          },
+        },
+        { diagram: { fen: 'k7/2K5/1M6/8/8/8/8/8 b', caption: 'Stalemate: Black is not in check but every square next to its Khun is guarded. Draw.' } },
       ],
     },
     {
@@ -96,6 +106,13 @@ const makruk: RulesDoc = {
         },
         { diagram: { fen: '8/8/3k4/8/8/2N5/8/R3K3 b', caption: 'Piece counting starts: Black’s next move is count 5, the limit is 16.', coords: true } },
         { p: 'The counters under the board show the count, its limit and the moves left. The “Start count” and “Stop count” buttons appear only when you may use them.' },
+        {
+          p: 'When the first count is already past the limit: White has Khun, two Rua, two Khon, two Ma, a Met and three Bia ngai against Black’s lone Khun. That is 12 pieces, so the first count is 13 — more than the limit of 8 for two Rua. Black makes one counted move, then White has exactly one move: checkmate at once, or it is a draw.',
+        },
+        {
+          p: 'A board-counting example: every Bia has promoted or been taken. White has Khun, Rua, Khon and Ma; Black has Khun and Ma. Black is behind, so on its turn Black presses “Start count” and moves: count 1. Black’s following moves are counted 2, 3, 4 … If Black makes its 64th counted move and White’s reply is not checkmate, the game is drawn. If White wins the Black Ma on the way, Black has a lone Khun and piece counting replaces the board count: 5 pieces are left, so Black’s next move is counted 6, and the limit is 16 for one Rua.',
+        },
+        { diagram: { fen: '4k3/8/2n5/8/8/8/3SN3/R3K3 b', caption: 'Black, behind, may start a board count here: with a Ma it has a piece besides its Khun.' } },
       ],
     },
     {
@@ -107,6 +124,9 @@ const makruk: RulesDoc = {
             'The Khon is a good defender and a strong attacker at close range: keep your Khon near your Khun early on.',
             'Bia chains are hard to break. Advance them together and aim to promote: a Bia ngai next to the enemy Khun helps build a mating net.',
             'Trade pieces with care in the endgame: with no Rua left, winning against a lone Khun needs time, and the count may run out first.',
+            'Open the game with your Bia and Ma; a Rua only comes to life once a file is open.',
+            'Before you exchange in the endgame, look at the limits table: keeping a Rua gives you 16 counted moves, two Khon only 22 from a higher start.',
+            'Drive a lone Khun to the edge or a corner with your Khun’s help; a Rua alone cannot mate.',
           ],
         },
       ],
@@ -118,6 +138,11 @@ const makruk: RulesDoc = {
         { p: 'Why did my checkmate end in a draw? — You were the counting side. Stop the count first, or let your opponent count.' },
         { p: 'Can I choose what my Bia promotes to? — No, it always becomes a Bia ngai, and it happens on the sixth rank, not the last.' },
         { p: 'What happens if I lose my connection? — Your clock keeps running; reopen the page and you are back in the game.' },
+        { p: 'Who should press “Start count”? — Usually the side that is behind. It gives the opponent 64 moves to win; the side ahead gains nothing, since its own checkmate would then be only a draw.' },
+        { p: 'Does a stopped count go on where it left off? — No. A board count that starts again begins at 1. Piece counting cannot be stopped once it has started.' },
+        { p: 'Why did piece counting start at a high number? — It starts at the number of pieces on the board plus one, so the more pieces the strong side kept, the fewer moves it has.' },
+        { p: 'Is there a fifty-move rule? — No. Before the last Bia is gone, only repetition and the limit of 400 moves end a long game.' },
+        { p: 'Can the Khun castle, or a Bia move two squares? — No, neither exists in Makruk.' },
       ],
     },
   ],
@@ -180,6 +205,17 @@ const xiangqi: RulesDoc = {
       title: 'Check and the facing generals',
       blocks: [
         { p: 'A move may never leave your own general attacked. The two generals may never face each other on the same file with nothing between them: a move that would open the file between them is not allowed.' },
+        {
+          diagram: {
+            fen: '4k4/9/9/9/9/4R4/9/9/9/4K4 w',
+            path: ['e5'],
+            targets: ['e2', 'e3', 'e4', 'e6', 'e7', 'e8', 'e9'],
+            caption: 'Only the chariot on e5 stands between the generals: it may move along the e-file but never leave it.',
+          },
+        },
+        {
+          p: 'A general in check must be saved at once: move it, put a piece in the way, or take the attacker. Against a cannon there is one more way out: move the screen away, or add a second piece between, so that the cannon no longer has exactly one piece to jump.',
+        },
       ],
     },
     {
@@ -195,6 +231,24 @@ const xiangqi: RulesDoc = {
             'Resignation, running out of time, or a draw agreed by both players.',
           ],
         },
+        { diagram: { fen: 'R3k4/R8/9/9/9/9/9/9/9/3K5 b', check: 'e10', caption: 'Checkmate with two chariots: the one on a10 gives check, the one on a9 takes away e9.' } },
+      ],
+    },
+    {
+      id: 'perpetual',
+      title: 'Repetition and perpetual check',
+      blocks: [
+        { p: 'Ttakji uses one simple rule instead of the tournament rules about chasing. When the same position, with the same side to move, appears for the third time, the game ends at once. Then the moves between the first and the third time decide:' },
+        {
+          ul: [
+            'If one player gave check with every one of their moves in between, that player loses: perpetual check is not allowed.',
+            'Otherwise the game is a draw — also when both players gave check with every move.',
+            'Chasing a piece over and over without giving check is not punished: the repetition is simply a draw.',
+          ],
+        },
+        {
+          p: 'An example: Red’s chariot checks, Black’s general steps aside; the chariot checks from the other side and the general steps back. When the position comes round for the third time, Red has checked with every move, so Red loses. The attacker has to find another plan — or a real checkmate.',
+        },
       ],
     },
     {
@@ -206,6 +260,9 @@ const xiangqi: RulesDoc = {
             'Bring your chariots out early along the open files: they are worth about two horses each.',
             'A cannon needs a screen to attack; the central cannon opening (moving a cannon to the middle file) is the most popular start.',
             'Keep your advisors and elephants at home: they are the general’s bodyguard.',
+            'Look at the horse’s leg before planning a jump: one piece beside the horse can block two of its moves.',
+            'Cannons are strongest early, when there are many screens; horses grow stronger in the endgame, on an open board.',
+            'Cross the river with soldiers side by side, where they can protect each other.',
           ],
         },
       ],
@@ -216,6 +273,11 @@ const xiangqi: RulesDoc = {
       blocks: [
         { p: 'Can I switch between Chinese characters and pictures? — Yes, in Settings. Your choice is remembered in this browser.' },
         { p: 'Why did I lose when I had no move although I was not in check? — In Xiangqi, having no legal move always loses.' },
+        { p: 'May I give check again and again? — Only until the position repeats for the third time; if you checked with every move, you lose.' },
+        { p: 'Why can my piece not leave its file? — Moving it would leave the two generals facing each other on an open file.' },
+        { p: 'Does a soldier promote on the last rank? — No. It can still step sideways there, but never back.' },
+        { p: 'Can a cannon jump over two pieces? — No: exactly one, and only to capture. A plain cannon move jumps over nothing.' },
+        { p: 'Why was the game drawn with pieces still on the board? — Neither side had a chariot, horse, cannon or soldier left. Generals, advisors and elephants cannot cross the river, so nobody can attack.' },
       ],
     },
   ],
@@ -253,6 +315,42 @@ const checkers: RulesDoc = {
       ],
     },
     {
+      id: 'captures',
+      title: 'Forced captures and multi-jumps',
+      blocks: [
+        { p: 'When you can capture anywhere on the board, plain moves are not allowed — not even one that looks much better.' },
+        { diagram: { fen: 'B:W18:B11,14', path: ['14'], targets: ['23'], must: ['14'], caption: 'Black must capture: 14x23 is the only legal move, and the man on 11 may not step.' } },
+        { p: 'When several captures are possible you choose, even one that takes fewer pieces. Once the jumping piece lands where it can jump again, it must go on.' },
+        {
+          diagram: {
+            fen: 'B:W14,15,22:B10',
+            path: ['10'],
+            targets: ['17', '19'],
+            must: ['10'],
+            caption: 'Black may take one piece with 10x19 or two with 10x17x26. After landing on 17, the man must jump on to 26.',
+          },
+        },
+        { p: 'Captured pieces leave the board when the move ends, and no piece can be jumped twice in one move.' },
+      ],
+    },
+    {
+      id: 'crowning',
+      title: 'Crowning',
+      blocks: [
+        { diagram: { fen: 'B:W26,27:B22', path: ['22', '31'], caption: '22x31: the man jumps into the far row and is crowned. The move ends there, although the new king could jump 27: it must wait for its next turn.' } },
+        { p: 'A king wears a crown on the board. It steps and jumps one square at a time in all four diagonal directions, so it can attack men from behind and slip out of corners.' },
+      ],
+    },
+    {
+      id: 'draws',
+      title: 'The 40-move rule',
+      blocks: [
+        { p: 'A move makes progress when it captures or moves a man. When both players have made 40 moves each (80 in a row) with no progress — only kings moving, nothing captured — the game is drawn. Any capture or man move starts the count again from zero.' },
+        { p: 'For example, three kings chase two kings for a long time without a capture. When the draw is near, a counter appears under the board with the moves left; if it reaches zero, the server declares the draw.' },
+        { p: 'A game is also drawn when the same position, with the same side to move, comes up for the third time, and after 400 moves in total.' },
+      ],
+    },
+    {
       id: 'end',
       title: 'How a game ends',
       blocks: [
@@ -276,6 +374,9 @@ const checkers: RulesDoc = {
             'Keep your back row (squares 1–4 for Black) filled as long as you can: it stops the opponent from crowning.',
             'Control the centre squares (14, 15, 18, 19).',
             'Because captures are forced, you can offer a piece to pull an enemy man into a position where you jump two back.',
+            'Exchange pieces when you are ahead: the fewer pieces are left, the more an extra one counts.',
+            'Do not send a man forward alone; without support it is easily trapped.',
+            'Before each move, look at what your opponent will be forced to capture next.',
           ],
         },
       ],
@@ -286,6 +387,9 @@ const checkers: RulesDoc = {
       blocks: [
         { p: 'Why can I not make the move I want? — Probably a capture is available somewhere: capturing is compulsory.' },
         { p: 'Can a man capture backwards? — No, only kings move and capture backwards.' },
+        { p: 'Must I take the most pieces? — No. In American checkers you may choose any capture; you only have to finish the one you chose.' },
+        { p: 'My man was crowned by a jump and could have jumped again. Why did the move stop? — Crowning ends the move.' },
+        { p: 'How do I play a multi-jump? — Click the piece, then each landing square in turn; or type the squares, such as 9x18x27.' },
       ],
     },
   ],

@@ -11,6 +11,8 @@ export interface Diagram {
   path?: string[];
   last?: string[];
   check?: string;
+  /** Checkers pieces that must capture (drawn with the dashed ring the game board uses). */
+  must?: string[];
   /** Show square names (checkers numbers) on the diagram. */
   coords?: boolean;
 }

@@ -119,6 +119,8 @@ const en = {
     opponentGone: '{{name}} is disconnected; their clock keeps running.',
     newGame: 'New game',
     refused: 'The server refused that: {{message}}',
+    said: '{{colour}} {{piece}}, {{from}} to {{to}}',
+    saidCapture: '{{colour}} {{piece}}, {{from}} takes on {{to}}',
   },
   clock: {
     label: "{{name}}'s clock",
@@ -133,8 +135,8 @@ const en = {
     countingSide: 'Counting: {{colour}}',
     movesLeft_one: '{{count}} move left',
     movesLeft_other: '{{count}} moves left',
-    moveLimit_one: 'Draw by the move limit in {{count}} move',
-    moveLimit_other: 'Draw by the move limit in {{count}} moves',
+    moveLimit_one: 'Draw by the move limit after {{count}} more move (both players’ moves count)',
+    moveLimit_other: 'Draw by the move limit after {{count}} more moves (both players’ moves count)',
   },
   result: {
     wins: '{{colour}} wins',

@@ -119,6 +119,8 @@ const hi = {
     opponentGone: '{{name}} का कनेक्शन टूट गया है; उनकी घड़ी चलती रहेगी।',
     newGame: 'नया खेल',
     refused: 'सर्वर ने मना कर दिया: {{message}}',
+    said: '{{colour}} {{piece}}, {{from}} से {{to}}',
+    saidCapture: '{{colour}} {{piece}}, {{from}} से {{to}} पर काटा',
   },
   clock: {
     label: '{{name}} की घड़ी',
@@ -133,8 +135,8 @@ const hi = {
     countingSide: 'गिनती कर रहा है: {{colour}}',
     movesLeft_one: '{{count}} चाल बाकी',
     movesLeft_other: '{{count}} चालें बाकी',
-    moveLimit_one: '{{count}} चाल में चाल-सीमा से ड्रॉ',
-    moveLimit_other: '{{count}} चालों में चाल-सीमा से ड्रॉ',
+    moveLimit_one: '{{count}} और चाल के बाद चाल-सीमा से ड्रॉ (दोनों खिलाड़ियों की चालें गिनी जाती हैं)',
+    moveLimit_other: '{{count}} और चालों के बाद चाल-सीमा से ड्रॉ (दोनों खिलाड़ियों की चालें गिनी जाती हैं)',
   },
   result: {
     wins: '{{colour}} जीता',

@@ -11,7 +11,7 @@ const th = {
     makruk: 'หมากรุกไทย',
     xiangqi: 'หมากรุกจีน',
     checkers: 'หมากฮอส',
-    makrukDesc: 'มากรุก',
+    makrukDesc: 'หมากรุก',
     xiangqiDesc: 'เซียงฉี',
     checkersDesc: 'หมากฮอสแบบอเมริกัน',
   },
@@ -119,6 +119,8 @@ const th = {
     opponentGone: '{{name}} หลุดการเชื่อมต่อ นาฬิกาของเขายังเดินต่อ',
     newGame: 'เกมใหม่',
     refused: 'เซิร์ฟเวอร์ปฏิเสธ: {{message}}',
+    said: '{{colour}} {{piece}} จาก {{from}} ไป {{to}}',
+    saidCapture: '{{colour}} {{piece}} จาก {{from}} กินที่ {{to}}',
   },
   clock: {
     label: 'นาฬิกาของ {{name}}',
@@ -131,7 +133,7 @@ const th = {
     piece: 'นับศักดิ์หมาก: {{count}} จาก {{limit}}',
     countingSide: 'ฝ่ายที่นับ: {{colour}}',
     movesLeft_other: 'เหลืออีก {{count}} ตา',
-    moveLimit_other: 'จะเสมอเพราะครบจำนวนตาเดินในอีก {{count}} ตา',
+    moveLimit_other: 'จะเสมอเพราะครบจำนวนตาเดินในอีก {{count}} ตา (นับตาของทั้งสองฝ่าย)',
   },
   result: {
     wins: 'ฝ่าย{{colour}}ชนะ',

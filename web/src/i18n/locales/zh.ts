@@ -2,7 +2,7 @@
 const zh = {
   app: {
     name: 'Ttakji',
-    tagline: '在浏览器里下泰国象棋、中国象棋和跳棋——无需注册，无需安装。',
+    tagline: '在浏览器里下泰国象棋、中国象棋和西洋跳棋——无需注册，无需安装。',
     skip: '跳到正文',
     footer: '基于 AGPL 许可的自由软件。',
   },
@@ -10,8 +10,8 @@ const zh = {
   variant: {
     makruk: '泰国象棋',
     xiangqi: '中国象棋',
-    checkers: '跳棋',
-    makrukDesc: 'Makruk',
+    checkers: '西洋跳棋',
+    makrukDesc: '泰国传统象棋',
     xiangqiDesc: '象棋',
     checkersDesc: '美式跳棋',
   },
@@ -119,6 +119,8 @@ const zh = {
     opponentGone: '{{name}} 已断线，其时钟继续走。',
     newGame: '新对局',
     refused: '服务器拒绝了：{{message}}',
+    said: '{{colour}}{{piece}}从 {{from}} 走到 {{to}}',
+    saidCapture: '{{colour}}{{piece}}从 {{from}} 吃到 {{to}}',
   },
   clock: {
     label: '{{name}} 的时钟',
@@ -131,7 +133,7 @@ const zh = {
     piece: '子力计数：{{count}} / {{limit}}',
     countingSide: '计数方：{{colour}}',
     movesLeft_other: '还剩 {{count}} 步',
-    moveLimit_other: '再走 {{count}} 步将因步数限制判和',
+    moveLimit_other: '再走 {{count}} 步（双方合计）将因步数限制判和',
   },
   result: {
     wins: '{{colour}}胜',
