@@ -4,7 +4,8 @@
 #
 #   scripts/e2e.sh            install what is missing, build, serve, test
 #   E2E_SKIP_BUILD=1 ...      reuse web/dist and target/debug/ttakji as they are
-#   E2E_GAMES=1 ...           also run the game tests (once the server has game endpoints)
+#   E2E_CLOCK_MAIN_MS=...     main time of clocked games (default 20000: short, so that the
+#                             loss-on-time test ends quickly; byo-yomi is 1 × 10 s)
 #
 # Exits non-zero when any test fails. Screenshots: web/e2e/screenshots/ (gitignored).
 set -euo pipefail
@@ -55,6 +56,7 @@ target/debug/ttakji serve \
   --bind "127.0.0.1:$PORT" \
   --database-url "sqlite://$TMP/e2e.db" \
   --static-dir "$ROOT/web/dist" \
+  --clock-main-ms "${E2E_CLOCK_MAIN_MS:-20000}" --clock-periods 1 --clock-period-ms 10000 \
   --log "${E2E_SERVER_LOG:-warn}" >"$TMP/server.log" 2>&1 &
 SERVER_PID=$!
 
@@ -73,7 +75,7 @@ echo
 # 4. The browser tests (node --test; its last lines count passed, failed and skipped tests).
 echo "== Browser tests against $BASE"
 status=0
-(cd web && E2E_BASE_URL="$BASE" npm run --silent e2e) || status=$?
+(cd web && E2E_BASE_URL="$BASE" E2E_SHORT_CLOCK=1 npm run --silent e2e) || status=$?
 if [ "$status" != 0 ]; then
   echo "== Server log (last 40 lines)"
   tail -n 40 "$TMP/server.log"

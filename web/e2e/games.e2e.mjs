@@ -1,9 +1,6 @@
 // End-to-end game tests, written against docs/protocol.md and the client's data-testids.
-//
-// SKIPPED until the server has the game endpoints (POST /api/games, POST /api/invitations,
-// POST /api/invitations/{token}/accept, GET /api/games/{id}) and the game WebSocket
-// (/ws/game/{id}). To run them, set E2E_GAMES=1 (scripts/e2e.sh passes it through), or
-// delete the `skip` below once the server speaks the protocol.
+// The loss-on-time test needs a server with a short clock: scripts/e2e.sh starts one and sets
+// E2E_SHORT_CLOCK=1.
 //
 // The tests play through the page as a person would (clicks on `sq-<square>` buttons, the
 // typed-move box, the controls) and read the game state from `GET /api/games/{id}` (same
@@ -14,14 +11,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { launch, newContext, pageWithSession, shot, uniqueNick, until, watchErrors } from './lib.mjs';
 
-const SKIP = process.env.E2E_GAMES === '1' ? false : 'the server has no game endpoints or game WebSocket yet (set E2E_GAMES=1 to run)';
 
 /** Plies a test may play before it gives up looking for what it wants to see. */
 const MAX_PLIES = Number(process.env.E2E_MAX_PLIES ?? 200);
 
 let browser;
 before(async () => {
-  if (!SKIP) browser = await launch();
+  browser = await launch();
 });
 after(async () => {
   await browser?.close();
@@ -129,7 +125,7 @@ function pick(legal, ...prefer) {
 // ---------------------------------------------------------------------------------------
 
 describe('games against the AI', () => {
-  it('makruk: plays until a Bia is promoted (clicks), then resigns with confirmation', { skip: SKIP }, async () => {
+  it('makruk: plays until a Bia is promoted (clicks), then resigns with confirmation', async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'makruk');
@@ -168,7 +164,7 @@ describe('games against the AI', () => {
     }
   });
 
-  it('xiangqi: plays until a king is in check (highlighted), with typed moves', { skip: SKIP }, async () => {
+  it('xiangqi: plays until a king is in check (highlighted), with typed moves', async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'xiangqi');
@@ -200,7 +196,7 @@ describe('games against the AI', () => {
     }
   });
 
-  it('checkers: a multi-jump entered square by square, with the path drawn', { skip: SKIP }, async () => {
+  it('checkers: a multi-jump entered square by square, with the path drawn', async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'checkers');
@@ -239,7 +235,7 @@ describe('games against the AI', () => {
 });
 
 describe('friend game', () => {
-  it('two browser contexts: invitation link, moves on both boards, presence', { skip: SKIP }, async () => {
+  it('two browser contexts: invitation link, moves on both boards, presence', async () => {
     const alice = await newContext(browser);
     const bob = await newContext(browser);
     try {
@@ -288,7 +284,7 @@ describe('friend game', () => {
 });
 
 describe('reconnection', () => {
-  it('a reload in mid-game comes back to the same position without a click', { skip: SKIP }, async () => {
+  it('a reload in mid-game comes back to the same position without a click', async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'makruk');
@@ -316,7 +312,7 @@ describe('reconnection', () => {
   });
 });
 
-const CLOCK_SKIP = SKIP || (process.env.E2E_SHORT_CLOCK ? false : 'a loss on time needs a server started with a short clock for tests (E2E_SHORT_CLOCK=1 once `ttakji serve` has such an option)');
+const CLOCK_SKIP = process.env.E2E_SHORT_CLOCK ? false : 'a loss on time needs a server started with a short clock (scripts/e2e.sh sets E2E_SHORT_CLOCK=1)';
 
 describe('clock', () => {
   it('a game lost on time shows the result in words', { skip: CLOCK_SKIP }, async () => {

@@ -10,9 +10,14 @@ use axum::{
 };
 use serde::Deserialize;
 use serde_json::{json, Value};
-use ttakji_game::{clock::Clock, AnyGame, Tags};
+use ttakji_engine::Level;
+use ttakji_game::{
+    clock::{Clock, ClockConfig},
+    AnyGame, Tags,
+};
 use ttakji_store::{
-    now_millis, Game, GameId, GameStatus, Mode, NewGame, PlayerId, StoreError, UnixMillis, Variant,
+    now_millis, ClockSettings, Game, GameId, GameStatus, Mode, NewGame, PlayerId, Side, StoreError,
+    UnixMillis, Variant,
 };
 
 use crate::{
@@ -26,6 +31,73 @@ use crate::{
 #[derive(Deserialize)]
 pub struct InvitationBody {
     variant: String,
+}
+
+/// The stored form of a time control.
+pub fn clock_settings(config: &ClockConfig) -> ClockSettings {
+    ClockSettings {
+        main_ms: i64::try_from(config.main_ms).unwrap_or(i64::MAX),
+        periods: i64::from(config.periods),
+        period_ms: i64::try_from(config.period_ms).unwrap_or(i64::MAX),
+    }
+}
+
+/// Body of `POST /api/games`.
+#[derive(Deserialize)]
+pub struct NewGameBody {
+    variant: String,
+    mode: String,
+    level: Option<String>,
+    side: Option<String>,
+}
+
+/// `POST /api/games {"variant", "mode": "ai", "level", "side"}`: a game against the AI, no
+/// clock, playing at once (the AI thinks at once if it moves first). 201 `{"id"}`.
+pub async fn create_game(
+    State(state): State<AppState>,
+    Guest(player): Guest,
+    crate::http::JsonBody(body): crate::http::JsonBody<NewGameBody>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let variant = parse_variant(&body.variant)?;
+    if body.mode != "ai" {
+        return Err(ApiError::BadRequest(format!(
+            "mode {:?}: only \"ai\" games are created here (friend games: POST /api/invitations; random opponents: the lobby socket)",
+            body.mode
+        )));
+    }
+    let level: Level = body
+        .level
+        .as_deref()
+        .unwrap_or("normal")
+        .parse()
+        .map_err(|e: ttakji_engine::UnknownLevel| ApiError::BadRequest(e.to_string()))?;
+    let side = match body.side.as_deref().unwrap_or("random") {
+        "first" => Side::First,
+        "second" => Side::Second,
+        "random" => round::random_side(),
+        other => {
+            return Err(ApiError::BadRequest(format!(
+                "side {other:?}: expected first, second or random"
+            )))
+        }
+    };
+    let new = NewGame {
+        variant,
+        mode: Mode::Ai,
+        ai_level: Some(level.name().to_owned()),
+        first_player: (side == Side::First).then_some(player.id),
+        second_player: (side == Side::Second).then_some(player.id),
+        initial_fen: AnyGame::new(variant).initial_fen(),
+        clock: None,
+        clock_state: None,
+        status: GameStatus::Playing,
+        rematch_of: None,
+    };
+    let game = state.store.create_game(&new).await?;
+    // Load the round now, so that an AI moving first starts thinking.
+    state.rounds.get(&game.id).await?;
+    tracing::info!(game = %game.id, player = %player.id, level = level.name(), "AI game created");
+    Ok((StatusCode::CREATED, Json(json!({ "id": game.id.as_str() }))))
 }
 
 fn parse_variant(name: &str) -> Result<Variant, ApiError> {
@@ -43,18 +115,14 @@ pub async fn create_invitation(
     let variant = parse_variant(&body.variant)?;
     let side = round::random_side();
     let config = state.clock;
-    let settings = ttakji_store::ClockSettings {
-        main_ms: i64::try_from(config.main_ms).unwrap_or(i64::MAX),
-        periods: i64::from(config.periods),
-        period_ms: i64::try_from(config.period_ms).unwrap_or(i64::MAX),
-    };
+    let settings = clock_settings(&config);
     let clock = Clock::new(config);
     let new = NewGame {
         variant,
         mode: Mode::Friend,
         ai_level: None,
-        first_player: (side == ttakji_store::Side::First).then_some(player.id),
-        second_player: (side == ttakji_store::Side::Second).then_some(player.id),
+        first_player: (side == Side::First).then_some(player.id),
+        second_player: (side == Side::Second).then_some(player.id),
         initial_fen: AnyGame::new(variant).initial_fen(),
         clock: Some(settings),
         clock_state: Some(clock.state(ttakji_game::clock::Timestamp(0)).encode()),

@@ -37,6 +37,7 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
             axum::routing::post(create_session).delete(end_session),
         )
         .route("/me", get(me).patch(rename))
+        .route("/games", post(games::create_game))
         .route("/invitations", post(games::create_invitation))
         .route(
             "/invitations/{token}/accept",

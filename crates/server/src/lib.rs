@@ -9,6 +9,7 @@
 pub mod error;
 pub mod games;
 pub mod http;
+pub mod lobby;
 pub mod nickname;
 pub mod opt;
 pub mod round;
@@ -21,9 +22,11 @@ use std::{net::SocketAddr, sync::Arc};
 use anyhow::Context;
 use axum::extract::FromRef;
 use axum_extra::extract::cookie::Key;
+use lobby::{Lobby, LocalLobby};
 pub use opt::Opt;
 use rounds::{LocalRounds, Rounds};
 use tokio::{net::TcpListener, sync::watch, task::JoinHandle};
+use ttakji_engine::{AiPool, PoolConfig};
 use ttakji_game::clock::{ClockConfig, MonotonicTime, TimeSource};
 use ttakji_store::Store;
 
@@ -42,6 +45,8 @@ pub struct AppState {
     pub rounds: Arc<dyn Rounds>,
     /// The time control of new friend and random games.
     pub clock: ClockConfig,
+    /// Random matchmaking.
+    pub lobby: Arc<dyn Lobby>,
 }
 
 impl FromRef<AppState> for Key {
@@ -61,6 +66,7 @@ pub struct Server {
     addr: SocketAddr,
     store: Arc<dyn Store>,
     rounds: Arc<dyn Rounds>,
+    lobby: Arc<dyn Lobby>,
     shutdown: watch::Sender<bool>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -74,6 +80,11 @@ impl Server {
     /// The store it uses.
     pub fn store(&self) -> &Arc<dyn Store> {
         &self.store
+    }
+
+    /// Its matchmaking lobby.
+    pub fn lobby(&self) -> &Arc<dyn Lobby> {
+        &self.lobby
     }
 
     /// Stops accepting connections, closes the sockets (code 1012, "restarting"), waits for
@@ -118,7 +129,19 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         .with_context(|| format!("binding {}", opt.bind))?;
     let addr = listener.local_addr()?;
     let time: Arc<dyn TimeSource> = Arc::new(MonotonicTime::new());
-    let rounds: Arc<dyn Rounds> = LocalRounds::new(store.clone(), time);
+    // One pool of search threads for every AI seat, off the async runtime.
+    let ai = Arc::new(AiPool::new(PoolConfig {
+        threads: opt.ai_threads.max(1),
+        ..PoolConfig::default()
+    }));
+    let rounds: Arc<dyn Rounds> = LocalRounds::new(store.clone(), time.clone(), ai);
+    let lobby: Arc<dyn Lobby> = LocalLobby::new(
+        store.clone(),
+        rounds.clone(),
+        time,
+        clock,
+        std::time::Duration::from_millis(opt.standin_after_ms),
+    );
     let recovered = rounds.recover().await.context("recovering live games")?;
     if recovered > 0 {
         tracing::info!(games = recovered, "live games recovered");
@@ -131,6 +154,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         shutdown: shutdown_rx.clone(),
         rounds: rounds.clone(),
         clock,
+        lobby: lobby.clone(),
     };
     let app = http::router(state, opt.static_dir.as_deref());
     let mut stop = shutdown_rx;
@@ -146,6 +170,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         addr,
         store,
         rounds,
+        lobby,
         shutdown,
         task,
     })

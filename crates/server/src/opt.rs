@@ -54,6 +54,16 @@ pub struct Opt {
     /// Length of one byo-yomi period, in milliseconds (SPEC: 30 s).
     #[arg(long, env = "TTAKJI_CLOCK_PERIOD_MS", default_value_t = 30_000)]
     pub clock_period_ms: u64,
+
+    /// Threads of the AI's search pool, shared by every AI game and stand-in (this machine
+    /// has 2 cores shared with the web server: 1 by default).
+    #[arg(long, env = "TTAKJI_AI_THREADS", default_value_t = 1)]
+    pub ai_threads: usize,
+
+    /// How long a player waits in the random-opponent queue before an AI stand-in takes the
+    /// other seat, in milliseconds.
+    #[arg(long, env = "TTAKJI_STANDIN_AFTER_MS", default_value_t = 10_000)]
+    pub standin_after_ms: u64,
 }
 
 impl Opt {
@@ -111,6 +121,8 @@ mod tests {
         assert!(!opt.secure_cookies());
         assert_eq!(opt.secret_path(), PathBuf::from("ttakji.db.cookie-secret"));
         assert_eq!(opt.clock().expect("valid"), ClockConfig::STANDARD);
+        assert_eq!(opt.ai_threads, 1);
+        assert_eq!(opt.standin_after_ms, 10_000);
     }
 
     #[test]

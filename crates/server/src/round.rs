@@ -7,19 +7,27 @@
 //! agreement, abort, and time, with a timer set for the flag that fires even when nobody is
 //! connected. Sockets talk to a round through a [`RoundHandle`]; the [`crate::rounds`]
 //! registry finds or loads the round of a game.
+//!
+//! A game with an AI seat (against the AI, or an AI stand-in in a random game) asks the
+//! shared [`AiPool`] for a move whenever the AI is to move. The search runs on the pool's
+//! threads; its answer comes back into the command loop as a command tagged with a
+//! generation number, and goes through the same path as a human's move (checked, stored,
+//! then broadcast). A takeback, the end of the game or a stop drops the pending search (which
+//! cancels it) and bumps the generation, so a late answer is ignored.
 
 use std::{collections::VecDeque, sync::Arc, time::Duration};
 
 use rand::Rng;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
+use ttakji_engine::{AiError, AiMove, AiPool, Level};
 use ttakji_game::{
-    clock::{Clock, ClockState, Press, TimeSource},
+    clock::{Clock, ClockState, PlayerTime, Press, TimeSource},
     AnyGame, CountAction, CountKind, GameError, Outcome, Reason,
 };
 use ttakji_store::{
-    now_millis, Game, GameEnd, GameId, GameStatus, NewGame, NewMove, Player, PlayerId, Side, Store,
-    StoreError,
+    now_millis, Game, GameEnd, GameId, GameStatus, Mode, NewGame, NewMove, Player, PlayerId, Side,
+    Store, StoreError,
 };
 
 /// Events kept for reconnecting clients; one that missed more gets a `full` state.
@@ -62,6 +70,8 @@ pub enum Action {
     RematchDecline,
     /// Call the game off before both sides have moved.
     Abort,
+    /// Against the AI: undo one's last move and the AI's reply.
+    Takeback,
 }
 
 /// Why a round refused an action. Nothing changed.
@@ -136,6 +146,8 @@ pub struct RoundConfig {
     pub time: Arc<dyn TimeSource>,
     /// Creates rematch games and loads their rounds.
     pub spawn_rematch: Arc<dyn Fn(GameId) + Send + Sync>,
+    /// The search threads every AI seat shares.
+    pub ai: Arc<AiPool>,
 }
 
 enum Command {
@@ -163,6 +175,11 @@ enum Command {
     },
     Stop {
         reply: oneshot::Sender<()>,
+    },
+    /// The answer of the search started for `generation`.
+    AiMove {
+        generation: u64,
+        result: Result<AiMove, AiError>,
     },
 }
 
@@ -280,6 +297,66 @@ struct Event {
     d: Value,
 }
 
+/// The seat the AI plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AiSeat {
+    /// Its side.
+    pub side: Side,
+    /// Its level.
+    pub level: Level,
+    /// A stand-in for a human in a random game: clocked, thinking a human-like time.
+    pub standin: bool,
+}
+
+impl AiSeat {
+    /// The AI seat of a stored game: the empty seat of a game with an AI level.
+    pub fn of(row: &Game) -> Option<AiSeat> {
+        let level: Level = row.ai_level.as_deref()?.parse().ok()?;
+        let side = match (row.first_player, row.second_player) {
+            (None, Some(_)) => Side::First,
+            (Some(_), None) => Side::Second,
+            _ => return None,
+        };
+        Some(AiSeat {
+            side,
+            level,
+            standin: row.mode == Mode::Random,
+        })
+    }
+
+    /// The name the AI's seat shows, e.g. `AI (normal)`.
+    pub fn name(&self) -> String {
+        format!("AI ({})", self.level.name())
+    }
+}
+
+/// A search in flight; dropping it cancels the search.
+struct Thinking {
+    generation: u64,
+    _cancel: oneshot::Sender<()>,
+}
+
+/// How long an AI stand-in takes over a move, in milliseconds: about 1% of the main time
+/// (3 s in a 5-minute game), between 0.4 and 1.6 times that by `r` (in `[0, 1)`), shorter
+/// with one or two legal moves or in the first moves, and never more than a tenth of the
+/// main time left (or, with byo-yomi left, the main time and a third of a period), so it
+/// only loses on time when a human would have too.
+pub fn human_think_ms(main_ms: u64, left: PlayerTime, legal: usize, ply: usize, r: f64) -> u64 {
+    let mut mean = main_ms as f64 / 100.0;
+    if legal <= 2 {
+        mean *= 0.3;
+    } else if ply < 6 {
+        mean *= 0.5;
+    }
+    let wanted = mean * (0.4 + 1.2 * r.clamp(0.0, 1.0));
+    let budget = if left.periods > 0 {
+        left.main_ms + left.period_ms / 3
+    } else {
+        left.main_ms / 10
+    };
+    (wanted as u64).min(budget)
+}
+
 /// One live game.
 pub struct Round {
     store: Arc<dyn Store>,
@@ -298,6 +375,14 @@ pub struct Round {
     conns: Vec<Conn>,
     next_conn: u64,
     sans: Vec<String>,
+    /// The AI's seat, if one side is the AI.
+    ai: Option<AiSeat>,
+    /// The AI's search in flight.
+    thinking: Option<Thinking>,
+    /// Numbers searches; an answer of an older one is stale.
+    generation: u64,
+    /// The round's own queue, for search answers (weak: it must not keep the round alive).
+    me: mpsc::WeakSender<Command>,
 }
 
 /// Stored form of a move: the move, then ` start` or ` stop` for a Makruk count action.
@@ -400,6 +485,12 @@ impl Round {
             None => None,
         };
         let sans = game.moves_san();
+        let ai = AiSeat::of(&row);
+        let mut names = names;
+        if let Some(ai) = ai {
+            names[ai.side.index()] = ai.name();
+        }
+        let (tx, rx) = mpsc::channel(256);
         let mut round = Round {
             status: row.status,
             store,
@@ -418,6 +509,10 @@ impl Round {
             conns: Vec::new(),
             next_conn: 0,
             sans,
+            ai,
+            thinking: None,
+            generation: 0,
+            me: tx.downgrade(),
         };
         // The board may have ended the game just before a crash, before the result was stored.
         if !round.status.is_over() {
@@ -425,13 +520,14 @@ impl Round {
                 round.end(outcome).await;
             }
         }
-        let (tx, rx) = mpsc::channel(256);
         tokio::spawn(round.run(rx));
         Ok(Some(RoundHandle { tx }))
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         loop {
+            // Whenever the AI is to move it thinks (after a load, a move, a takeback, ...).
+            self.think();
             let deadline = self.flag_deadline();
             let idle = self.idle_limit();
             let command = tokio::select! {
@@ -472,7 +568,104 @@ impl Round {
         match self.status {
             GameStatus::Finished | GameStatus::Aborted => Some(IDLE_FINISHED),
             GameStatus::Waiting => Some(IDLE_WAITING),
+            // An untimed game against the AI waiting for its human is loaded again on demand.
+            GameStatus::Playing if self.clock.is_none() && self.thinking.is_none() => {
+                Some(IDLE_WAITING)
+            }
             GameStatus::Playing => None,
+        }
+    }
+
+    /// Starts a search when the AI is to move and none is running; drops (cancels) one that
+    /// is no longer wanted.
+    fn think(&mut self) {
+        let Some(ai) = self.ai else { return };
+        let wanted = self.status == GameStatus::Playing
+            && self.game.outcome().is_none()
+            && self.game.turn() == ai.side;
+        if !wanted {
+            self.thinking = None;
+            return;
+        }
+        if self.thinking.is_some() {
+            return;
+        }
+        self.generation += 1;
+        let generation = self.generation;
+        let (deadline, delay) = match (&self.clock, ai.standin) {
+            (Some(clock), true) => {
+                let now = self.config.time.now();
+                let left = clock.remaining(ai.side, now);
+                let ms = human_think_ms(
+                    clock.config().main_ms,
+                    left,
+                    self.game.legal_moves().len(),
+                    self.game.ply(),
+                    rand::rng().random::<f64>(),
+                );
+                let delay = Duration::from_millis(ms);
+                (Some(std::time::Instant::now() + delay), delay)
+            }
+            _ => (None, Duration::ZERO),
+        };
+        let started = tokio::time::Instant::now();
+        let search = self.config.ai.search(self.game.clone(), ai.level, deadline);
+        let (cancel, mut cancelled) = oneshot::channel::<()>();
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            // Dropping the search handle (when cancelled) stops the search.
+            let result = tokio::select! {
+                r = search => r,
+                _ = &mut cancelled => return,
+            };
+            // A stand-in answers after a human-like pause; a failed search is retried after
+            // a moment rather than at once.
+            let wait = match &result {
+                Ok(_) => started + delay,
+                Err(_) => tokio::time::Instant::now() + Duration::from_secs(1),
+            };
+            tokio::select! {
+                () = tokio::time::sleep_until(wait) => {}
+                _ = &mut cancelled => return,
+            }
+            if let Some(tx) = me.upgrade() {
+                let _ = tx.send(Command::AiMove { generation, result }).await;
+            }
+        });
+        self.thinking = Some(Thinking {
+            generation,
+            _cancel: cancel,
+        });
+    }
+
+    async fn ai_move(&mut self, generation: u64, result: Result<AiMove, AiError>) {
+        if self.thinking.as_ref().map(|t| t.generation) != Some(generation) {
+            return;
+        }
+        self.thinking = None;
+        let Some(ai) = self.ai else { return };
+        // Time may have run out while it thought.
+        self.check_flag().await;
+        let m = match result {
+            Ok(m) => m,
+            Err(e) => {
+                tracing::warn!(game = %self.row.id, error = %e, "AI gave no move; retrying");
+                return;
+            }
+        };
+        tracing::debug!(game = %self.row.id, uci = %m.uci, depth = m.depth, nodes = m.nodes, millis = m.millis, "AI move");
+        match self.play(ai.side, &m.uci, m.action).await {
+            Ok(()) => {}
+            Err(RoundError::Illegal(e)) => {
+                // Never stall the game on an engine bug: play the first legal move instead.
+                tracing::error!(game = %self.row.id, uci = %m.uci, error = %e, "AI chose an illegal move");
+                if let Some(uci) = self.game.legal_moves().into_iter().next() {
+                    if let Err(e) = self.play(ai.side, &uci, None).await {
+                        tracing::error!(game = %self.row.id, error = %e, "AI fallback move refused");
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(game = %self.row.id, error = %e, "AI move not played"),
         }
     }
 
@@ -541,6 +734,7 @@ impl Round {
                 self.save_clock().await;
                 let _ = reply.send(());
             }
+            Command::AiMove { generation, result } => self.ai_move(generation, result).await,
         }
     }
 
@@ -568,7 +762,10 @@ impl Round {
     }
 
     fn presence(&self) -> [bool; 2] {
-        let on = |s| self.conns.iter().any(|c| c.side == Some(s));
+        // The AI is always there.
+        let on = |s| {
+            self.ai.is_some_and(|ai| ai.side == s) || self.conns.iter().any(|c| c.side == Some(s))
+        };
         [on(Side::First), on(Side::Second)]
     }
 
@@ -598,6 +795,11 @@ impl Round {
             }
             Action::DrawOffer => {
                 self.require_playing()?;
+                if self.ai.is_some() {
+                    return Err(RoundError::NotNow(
+                        "the AI does not agree to draws: play on or resign",
+                    ));
+                }
                 match self.draw_offer {
                     Some(s) if s == side => Err(RoundError::NotNow("you have offered a draw")),
                     Some(_) => {
@@ -638,6 +840,8 @@ impl Round {
                 match self.rematch_offer {
                     Some(s) if s == side => Err(RoundError::NotNow("you have offered a rematch")),
                     Some(_) => self.create_rematch().await,
+                    // The AI always wants another game.
+                    None if self.ai.is_some() => self.create_rematch().await,
                     None if action == Action::RematchAccept => {
                         Err(RoundError::NotNow("there is no rematch offer to accept"))
                     }
@@ -668,7 +872,42 @@ impl Round {
                 self.end(Outcome::draw(Reason::Aborted)).await;
                 Ok(())
             }
+            Action::Takeback => self.takeback().await,
         }
+    }
+
+    /// Undoes the player's last move and the AI's reply (only the player's move while the AI
+    /// is still thinking, whose search is then dropped); stored first, then sent to everybody
+    /// as a versioned `full` state.
+    async fn takeback(&mut self) -> Result<(), RoundError> {
+        let ai = match self.ai {
+            Some(ai) if self.row.mode == Mode::Ai => ai,
+            _ => {
+                return Err(RoundError::NotNow(
+                    "takeback is only allowed in games against the AI",
+                ))
+            }
+        };
+        self.require_playing()?;
+        let plies = if self.game.turn() == ai.side { 1 } else { 2 };
+        if self.game.ply() < plies {
+            return Err(RoundError::NotNow("you have no move to take back"));
+        }
+        let mut game = self.game.clone();
+        for _ in 0..plies {
+            game.undo().map_err(RoundError::Illegal)?;
+        }
+        let from_ply = i64::try_from(game.ply()).unwrap_or(i64::MAX) + 1;
+        self.store.truncate_moves(&self.row.id, from_ply).await?;
+        self.game = game;
+        self.sans.truncate(self.game.ply());
+        self.draw_offer = None;
+        // A search for the position taken back is stale now.
+        self.thinking = None;
+        tracing::debug!(game = %self.row.id, plies, "takeback");
+        let d = self.state_json(None);
+        self.emit("full", d);
+        Ok(())
     }
 
     fn require_playing(&self) -> Result<(), RoundError> {
@@ -919,10 +1158,11 @@ impl Round {
                 Side::First => self.row.first_player,
                 Side::Second => self.row.second_player,
             };
+            let ai = self.ai.filter(|ai| ai.side == side);
             json!({
                 "id": id.map(|p| p.0),
-                "name": if id.is_some() { Value::from(self.names[side.index()].clone()) } else { Value::Null },
-                "ai": Value::Null,
+                "name": if id.is_some() || ai.is_some() { Value::from(self.names[side.index()].clone()) } else { Value::Null },
+                "ai": ai.map(|ai| ai.level.name()),
                 "connected": presence[side.index()],
             })
         };

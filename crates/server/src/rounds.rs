@@ -11,6 +11,7 @@ use std::{
 };
 
 use async_trait::async_trait;
+use ttakji_engine::AiPool;
 use ttakji_game::clock::TimeSource;
 use ttakji_store::{GameId, GameStatus, Store, StoreError};
 
@@ -33,6 +34,7 @@ pub trait Rounds: Send + Sync {
 pub struct LocalRounds {
     store: Arc<dyn Store>,
     time: Arc<dyn TimeSource>,
+    ai: Arc<AiPool>,
     map: Mutex<HashMap<GameId, RoundHandle>>,
     /// Loads of one game are serialised so that it never gets two actors.
     loading: tokio::sync::Mutex<()>,
@@ -40,11 +42,17 @@ pub struct LocalRounds {
 }
 
 impl LocalRounds {
-    /// A registry loading games from `store`, with clocks reading `time`.
-    pub fn new(store: Arc<dyn Store>, time: Arc<dyn TimeSource>) -> Arc<LocalRounds> {
+    /// A registry loading games from `store`, with clocks reading `time` and AI seats
+    /// searching on `ai`.
+    pub fn new(
+        store: Arc<dyn Store>,
+        time: Arc<dyn TimeSource>,
+        ai: Arc<AiPool>,
+    ) -> Arc<LocalRounds> {
         Arc::new_cyclic(|me| LocalRounds {
             store,
             time,
+            ai,
             map: Mutex::new(HashMap::new()),
             loading: tokio::sync::Mutex::new(()),
             me: me.clone(),
@@ -60,6 +68,7 @@ impl LocalRounds {
         let me = self.me.clone();
         RoundConfig {
             time: self.time.clone(),
+            ai: self.ai.clone(),
             // A rematch starts with its clock running: load its round now, so that its flag
             // timer runs even if nobody opens it.
             spawn_rematch: Arc::new(move |id: GameId| {

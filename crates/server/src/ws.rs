@@ -21,10 +21,11 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tracing::Instrument;
 use ttakji_game::CountAction;
-use ttakji_store::{GameId, Player};
+use ttakji_store::{GameId, Player, Variant};
 
 use crate::{
     error::ApiError,
+    lobby::{LobbyEvent, Seek, Ticket},
     round::{Action, RoundHandle, CONNECTION_QUEUE},
     session, AppState,
 };
@@ -78,10 +79,12 @@ impl ServerMessage {
     }
 }
 
-/// Message types the server knows.
+/// Message types of the game socket.
 const KNOWN_TYPES: &[&str] = &[
     "ping", "move", "resign", "draw", "takeback", "rematch", "abort",
 ];
+/// Message types of the lobby socket.
+const LOBBY_TYPES: &[&str] = &["ping", "queue", "cancel"];
 
 /// Messages a connection may send per second, on average (token bucket).
 pub const RATE_PER_SECOND: f64 = 20.0;
@@ -124,8 +127,13 @@ impl Default for RateLimit {
     }
 }
 
-/// What a text frame asks for: a message or the error to send back.
+/// What a text frame of the game socket asks for: a message or the error to send back.
 pub fn parse(text: &str) -> Result<ClientMessage, ServerMessage> {
+    parse_among(text, KNOWN_TYPES)
+}
+
+/// Like [`parse`], for a socket that knows the message types `known`.
+pub fn parse_among(text: &str, known: &[&str]) -> Result<ClientMessage, ServerMessage> {
     let value: Value = serde_json::from_str(text)
         .map_err(|e| ServerMessage::error("bad_json", format!("not JSON: {e}")))?;
     let expected = "expected an object {\"t\": type, \"d\": data, \"v\": version}";
@@ -134,7 +142,7 @@ pub fn parse(text: &str) -> Result<ClientMessage, ServerMessage> {
     }
     let message: ClientMessage = serde_json::from_value(value)
         .map_err(|e| ServerMessage::error("bad_message", format!("{expected}: {e}")))?;
-    if !KNOWN_TYPES.contains(&message.t.as_str()) {
+    if !known.contains(&message.t.as_str()) {
         return Err(ServerMessage::error(
             "unknown_type",
             format!("unknown message type {:?}", message.t),
@@ -151,7 +159,7 @@ fn configure(ws: WebSocketUpgrade) -> WebSocketUpgrade {
         .max_frame_size(MAX_MESSAGE_BYTES)
 }
 
-/// `GET /ws/lobby`: the lobby socket (skeleton).
+/// `GET /ws/lobby`: the lobby socket (random matchmaking; queueing needs a session).
 pub async fn lobby(
     ws: WebSocketUpgrade,
     State(state): State<AppState>,
@@ -336,12 +344,7 @@ pub fn action(message: &ClientMessage) -> Result<(Action, Option<Value>), Server
             "decline" => Action::RematchDecline,
             _ => return Err(bad("rematch action must be offer, accept or decline")),
         },
-        "takeback" => {
-            return Err(ServerMessage::error(
-                "not_now",
-                "takeback is only allowed in games against the AI",
-            ))
-        }
+        "takeback" => Action::Takeback,
         other => {
             return Err(ServerMessage::error(
                 "unknown_type",
@@ -354,52 +357,134 @@ pub fn action(message: &ClientMessage) -> Result<(Action, Option<Value>), Server
 
 async fn serve(socket: WebSocket, state: AppState, player: Option<Player>) {
     let span = tracing::info_span!("ws", player = player.as_ref().map(|p| p.id.0));
-    read_loop(socket, state).instrument(span).await;
+    lobby_loop(socket, state, player).instrument(span).await;
 }
 
-async fn read_loop(mut socket: WebSocket, state: AppState) {
+async fn lobby_loop(mut socket: WebSocket, state: AppState, player: Option<Player>) {
+    let (notify, mut events) = mpsc::channel(4);
+    let mut ticket: Option<Ticket> = None;
     let mut shutdown = state.shutdown.clone();
+    let mut limit = RateLimit::new();
     loop {
         let frame = tokio::select! {
             frame = socket.recv() => frame,
+            event = events.recv() => {
+                ticket = None;
+                let reply = match event {
+                    Some(LobbyEvent::Paired { game, .. }) => ServerMessage {
+                        t: "paired",
+                        d: json!({ "gameId": game.as_str() }),
+                        v: None,
+                    },
+                    Some(LobbyEvent::Failed) | None => ServerMessage::error(
+                        "unavailable",
+                        "the game could not be created: queue again",
+                    ),
+                };
+                if socket.send(reply.to_message()).await.is_err() {
+                    break;
+                }
+                continue;
+            }
             _ = shutdown.changed() => {
                 let _ = socket.send(close(close_code::RESTART, "server restarting")).await;
-                return;
+                break;
             }
         };
         let reply = match frame {
-            None | Some(Ok(Message::Close(_))) => return,
+            None | Some(Ok(Message::Close(_))) => break,
             Some(Err(e)) => {
                 // Oversized frames, protocol violations, dropped connections.
                 tracing::info!(error = %e, "socket closed on error");
                 let _ = socket
                     .send(close(close_code::SIZE, "message too big or malformed"))
                     .await;
-                return;
+                break;
             }
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+            Some(Ok(_)) if !limit.take(Instant::now()) => {
+                ServerMessage::error("rate_limited", "too many messages: slow down")
+            }
             Some(Ok(Message::Binary(_))) => {
                 ServerMessage::error("binary", "binary frames are not accepted; send JSON text")
             }
-            Some(Ok(Message::Text(text))) => match parse(text.as_str()) {
-                Ok(message) => handle(message),
-                Err(error) => {
-                    tracing::debug!(error = ?error.d, "bad client message");
-                    error
-                }
+            Some(Ok(Message::Text(text))) => match parse_among(text.as_str(), LOBBY_TYPES) {
+                Err(error) => error,
+                Ok(message) => match message.t.as_str() {
+                    "queue" => match seek(&message, player.as_ref()) {
+                        Ok(seek) => {
+                            let variant = seek.variant;
+                            if let Some(old) = ticket.take() {
+                                state.lobby.cancel(old).await;
+                            }
+                            ticket = Some(state.lobby.queue(seek, notify.clone()).await);
+                            ServerMessage {
+                                t: "queued",
+                                d: json!({ "variant": variant.name() }),
+                                v: None,
+                            }
+                        }
+                        Err(error) => error,
+                    },
+                    "cancel" => {
+                        if let Some(old) = ticket.take() {
+                            state.lobby.cancel(old).await;
+                        }
+                        ServerMessage {
+                            t: "cancelled",
+                            d: json!({}),
+                            v: None,
+                        }
+                    }
+                    _ => handle_ping(message),
+                },
             },
         };
-        if socket.send(reply.to_message()).await.is_err() {
-            return;
+        if reply.t == "error" {
+            tracing::debug!(error = ?reply.d, "bad lobby message");
         }
+        if socket.send(reply.to_message()).await.is_err() {
+            break;
+        }
+    }
+    // A closed lobby socket leaves the queue.
+    if let Some(ticket) = ticket {
+        state.lobby.cancel(ticket).await;
     }
 }
 
-fn handle(message: ClientMessage) -> ServerMessage {
-    match message.t.as_str() {
-        "ping" => handle_ping(message),
-        other => ServerMessage::error("unknown_type", format!("{other:?} is not a lobby message")),
+/// The seek a `queue` message asks for, or the error to send back.
+fn seek(message: &ClientMessage, player: Option<&Player>) -> Result<Seek, ServerMessage> {
+    let player = player.ok_or_else(|| {
+        ServerMessage::error(
+            "no_session",
+            "choose a nickname before looking for an opponent",
+        )
+    })?;
+    let name = message
+        .d
+        .get("variant")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            ServerMessage::error(
+                "bad_message",
+                "expected {\"variant\": \"makruk|xiangqi|checkers\"}",
+            )
+        })?;
+    let variant: Variant = name
+        .parse()
+        .map_err(|_| ServerMessage::error("bad_message", format!("unknown variant {name:?}")))?;
+    if message.d.get("ranked").and_then(Value::as_bool) == Some(true) {
+        return Err(ServerMessage::error(
+            "not_available",
+            "ranked games are not available yet",
+        ));
     }
+    Ok(Seek {
+        player: player.id,
+        variant,
+        ranked: false,
+    })
 }
 
 fn handle_ping(message: ClientMessage) -> ServerMessage {
@@ -505,7 +590,10 @@ mod action_tests {
             act(r#"{"t":"rematch","d":{"action":"accept"}}"#).map(|a| a.0),
             Ok(Action::RematchAccept)
         );
-        assert_eq!(act(r#"{"t":"takeback"}"#).err().as_deref(), Some("not_now"));
+        assert_eq!(
+            act(r#"{"t":"takeback"}"#).map(|a| a.0),
+            Ok(Action::Takeback)
+        );
         assert_eq!(act(r#"{"t":"resign"}"#).map(|a| a.0), Ok(Action::Resign));
     }
 
