@@ -4,7 +4,8 @@ use std::path::Path;
 
 use axum::{
     extract::{rejection::JsonRejection, DefaultBodyLimit, FromRequest, Request, State},
-    http::StatusCode,
+    http::{header, HeaderValue, StatusCode},
+    middleware::{self, Next},
     response::{IntoResponse, Response},
     routing::{get, post},
     Json, Router,
@@ -13,6 +14,7 @@ use axum_extra::extract::cookie::{Cookie, SignedCookieJar};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tower_http::{
+    compression::CompressionLayer,
     services::{ServeDir, ServeFile},
     trace::TraceLayer,
 };
@@ -53,8 +55,7 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
         .route("/ws/lobby", get(ws::lobby))
         .route("/ws/game/{id}", get(ws::game));
     let app = match static_dir {
-        Some(dir) => app
-            .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
+        Some(dir) => app.fallback_service(web_client(dir)),
         None => app.fallback(api_not_found),
     };
     app.layer(
@@ -63,6 +64,36 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
         }),
     )
     .with_state(state)
+}
+
+/// `Cache-Control` of Vite's content-hashed files under `/assets/`: they never change.
+pub const CACHE_IMMUTABLE: &str = "public, max-age=31536000, immutable";
+/// `Cache-Control` of everything else (`index.html`, the SPA fallback): revalidate each time,
+/// so that a new deployment is seen at once.
+pub const CACHE_REVALIDATE: &str = "no-cache";
+
+/// The built web client: hashed `/assets/*` (404 when missing, never the page), every other
+/// path a file or `index.html`; gzip or brotli as the browser accepts.
+fn web_client(dir: &Path) -> Router {
+    let index = ServeFile::new(dir.join("index.html"));
+    Router::new()
+        .nest_service("/assets", ServeDir::new(dir.join("assets")))
+        .fallback_service(ServeDir::new(dir).fallback(index))
+        .layer(middleware::from_fn(cache_control))
+        .layer(CompressionLayer::new())
+}
+
+async fn cache_control(req: Request, next: Next) -> Response {
+    let hashed = req.uri().path().starts_with("/assets/");
+    let mut resp = next.run(req).await;
+    let value = if hashed && resp.status().is_success() {
+        CACHE_IMMUTABLE
+    } else {
+        CACHE_REVALIDATE
+    };
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(value));
+    resp
 }
 
 async fn api_not_found() -> ApiError {

@@ -9,19 +9,16 @@ use tempfile::TempDir;
 use tokio_tungstenite::{
     connect_async,
     tungstenite::{self, protocol::frame::coding::CloseCode, Message},
-    MaybeTlsStream, WebSocketStream,
 };
 use ttakji_server::{Opt, Server};
-use ttakji_store::PlayerId;
+use ttakji_store::{Backend, PlayerId};
 
-type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+#[macro_use]
+mod common;
+use common::Socket;
 
 fn opt_in(dir: &Path) -> Opt {
-    let mut opt = Opt::defaults();
-    opt.bind = "127.0.0.1:0".parse().expect("addr");
-    opt.database_url = format!("sqlite://{}", dir.join("t.db").display());
-    opt.secret_file = Some(dir.join("secret"));
-    opt
+    common::opt_in(dir, None)
 }
 
 async fn server() -> (Server, TempDir) {
@@ -63,7 +60,6 @@ async fn sign_in(client: &Client, server: &Server, nickname: &str) -> reqwest::R
         .expect("request")
 }
 
-#[tokio::test]
 async fn health_answers_with_the_database_state() {
     let (server, _dir) = server().await;
     let resp = reqwest::get(url(&server, "/api/health"))
@@ -73,11 +69,15 @@ async fn health_answers_with_the_database_state() {
     let body = json_of(resp).await;
     assert_eq!(body["ok"], true);
     assert_eq!(body["db"], "ok");
-    assert_eq!(body["backend"], "sqlite");
+    let backend = if server.store().backend() == Backend::Postgres {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    assert_eq!(body["backend"], backend);
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn a_guest_gets_a_session_that_the_same_browser_keeps() {
     let (server, _dir) = server().await;
     let client = browser();
@@ -143,7 +143,6 @@ async fn a_guest_gets_a_session_that_the_same_browser_keeps() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn bad_nicknames_get_a_json_error_and_nothing_is_stored() {
     let (server, _dir) = server().await;
     let client = browser();
@@ -220,7 +219,6 @@ async fn bad_nicknames_get_a_json_error_and_nothing_is_stored() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn forged_or_tampered_cookies_are_refused() {
     let (server, _dir) = server().await;
     let resp = sign_in(&browser(), &server, "alice").await;
@@ -261,7 +259,6 @@ async fn forged_or_tampered_cookies_are_refused() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn sessions_survive_a_restart() {
     let dir = tempfile::tempdir().expect("dir");
     let server = ttakji_server::start(opt_in(dir.path()))
@@ -293,7 +290,6 @@ async fn sessions_survive_a_restart() {
     server.shutdown().await.expect("stop");
 }
 
-#[tokio::test]
 async fn unknown_api_routes_answer_json_404() {
     let (server, _dir) = server().await;
     let resp = reqwest::get(url(&server, "/api/nothing"))
@@ -306,7 +302,6 @@ async fn unknown_api_routes_answer_json_404() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn the_web_client_is_served_with_an_index_fallback() {
     let dir = tempfile::tempdir().expect("dir");
     let web = dir.path().join("web");
@@ -336,6 +331,89 @@ async fn the_web_client_is_served_with_an_index_fallback() {
     server.shutdown().await.expect("clean shutdown");
 }
 
+async fn the_web_client_is_compressed_and_cached_by_kind() {
+    let dir = tempfile::tempdir().expect("dir");
+    let web = dir.path().join("web");
+    std::fs::create_dir_all(web.join("assets")).expect("mkdir");
+    let page = format!(
+        "<!doctype html><title>Ttakji</title>{}",
+        "<p>x</p>".repeat(200)
+    );
+    std::fs::write(web.join("index.html"), &page).expect("w");
+    let js = "export const board = [1, 2, 3];\n".repeat(100);
+    std::fs::write(web.join("assets/index-4f2a9c.js"), &js).expect("w");
+    let mut opt = opt_in(dir.path());
+    opt.static_dir = Some(web);
+    let server = ttakji_server::start(opt).await.expect("start");
+    // No automatic decompression in this client: the bytes are as sent.
+    let client = Client::new();
+    let get = |path: &str, encoding: &str| {
+        client
+            .get(url(&server, path))
+            .header(header::ACCEPT_ENCODING, encoding)
+            .send()
+    };
+    let header_of = |resp: &reqwest::Response, name: header::HeaderName| {
+        resp.headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+
+    for (encoding, expected) in [
+        ("gzip", Some("gzip")),
+        ("br", Some("br")),
+        ("identity", None),
+    ] {
+        let resp = get("/assets/index-4f2a9c.js", encoding).await.expect("get");
+        assert_eq!(resp.status(), StatusCode::OK);
+        assert_eq!(
+            header_of(&resp, header::CACHE_CONTROL).as_deref(),
+            Some("public, max-age=31536000, immutable")
+        );
+        assert_eq!(
+            header_of(&resp, header::CONTENT_ENCODING).as_deref(),
+            expected,
+            "{encoding}"
+        );
+        let body = resp.bytes().await.expect("body");
+        if expected.is_some() {
+            assert!(
+                body.len() < js.len() / 4,
+                "{encoding}: {} bytes",
+                body.len()
+            );
+        } else {
+            assert_eq!(body, js.as_bytes());
+        }
+    }
+    // The page itself and the SPA fallback: compressed, always revalidated.
+    for path in ["/", "/index.html", "/game/abcdefgh"] {
+        let resp = get(path, "gzip").await.expect("get");
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        assert_eq!(
+            header_of(&resp, header::CACHE_CONTROL).as_deref(),
+            Some("no-cache"),
+            "{path}"
+        );
+        assert_eq!(
+            header_of(&resp, header::CONTENT_ENCODING).as_deref(),
+            Some("gzip")
+        );
+    }
+    // A hashed file that is not there is a 404, never the page (and never cached).
+    let resp = get("/assets/index-000000.js", "gzip").await.expect("get");
+    assert_eq!(resp.status(), StatusCode::NOT_FOUND);
+    assert_eq!(
+        header_of(&resp, header::CACHE_CONTROL).as_deref(),
+        Some("no-cache")
+    );
+    // The API is not touched by the web client's headers.
+    let resp = get("/api/health", "gzip").await.expect("get");
+    assert_eq!(header_of(&resp, header::CACHE_CONTROL), None);
+    server.shutdown().await.expect("clean shutdown");
+}
+
 async fn socket(server: &Server, path: &str) -> Socket {
     let (ws, _) = connect_async(format!("ws://{}{}", server.addr(), path))
         .await
@@ -359,7 +437,6 @@ async fn next_json(ws: &mut Socket) -> Value {
     }
 }
 
-#[tokio::test]
 async fn malformed_socket_messages_get_errors_and_the_socket_stays_usable() {
     let (server, _dir) = server().await;
     let mut ws = socket(&server, "/ws/lobby").await;
@@ -395,7 +472,6 @@ async fn malformed_socket_messages_get_errors_and_the_socket_stays_usable() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn oversized_frames_close_the_socket_and_the_server_lives_on() {
     let (server, _dir) = server().await;
     let mut ws = socket(&server, "/ws/lobby").await;
@@ -425,7 +501,6 @@ async fn oversized_frames_close_the_socket_and_the_server_lives_on() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn game_sockets_need_a_well_formed_game_id() {
     let (server, _dir) = server().await;
     let err = connect_async(format!("ws://{}/ws/game/bad!id", server.addr()))
@@ -438,7 +513,6 @@ async fn game_sockets_need_a_well_formed_game_id() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn shutdown_closes_open_sockets_with_restart_code() {
     let (server, _dir) = server().await;
     let mut ws = socket(&server, "/ws/lobby").await;
@@ -462,7 +536,6 @@ async fn shutdown_closes_open_sockets_with_restart_code() {
         .expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn health_reports_a_database_that_is_gone() {
     let (server, _dir) = server().await;
     server.store().close().await;
@@ -483,3 +556,19 @@ async fn health_reports_a_database_that_is_gone() {
     assert_eq!(body["message"], "storage unavailable");
     server.shutdown().await.expect("clean shutdown");
 }
+
+on_both!(
+    the_web_client_is_compressed_and_cached_by_kind,
+    health_answers_with_the_database_state,
+    a_guest_gets_a_session_that_the_same_browser_keeps,
+    bad_nicknames_get_a_json_error_and_nothing_is_stored,
+    forged_or_tampered_cookies_are_refused,
+    sessions_survive_a_restart,
+    unknown_api_routes_answer_json_404,
+    the_web_client_is_served_with_an_index_fallback,
+    malformed_socket_messages_get_errors_and_the_socket_stays_usable,
+    oversized_frames_close_the_socket_and_the_server_lives_on,
+    game_sockets_need_a_well_formed_game_id,
+    shutdown_closes_open_sockets_with_restart_code,
+    health_reports_a_database_that_is_gone,
+);

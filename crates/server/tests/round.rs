@@ -10,10 +10,10 @@ use ttakji_store::{
     INVITATION_LIFETIME_MS,
 };
 
+#[macro_use]
 mod common;
 use common::*;
 
-#[tokio::test]
 async fn friend_game_moves_are_stored_acked_and_broadcast_then_resignation_ends_it() {
     let (server, _dir) = server_with(None).await;
     let (a, b, game) = friend_game(&server, "makruk").await;
@@ -127,7 +127,6 @@ async fn friend_game_moves_are_stored_acked_and_broadcast_then_resignation_ends_
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn draw_by_agreement_then_rematch_with_colours_swapped() {
     let (server, _dir) = server_with(None).await;
     let (a, b, game) = friend_game(&server, "xiangqi").await;
@@ -175,7 +174,6 @@ async fn draw_by_agreement_then_rematch_with_colours_swapped() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_only_watch() {
     let (server, _dir) = server_with(None).await;
     let a = Browser::new(&server, "alice").await;
@@ -303,7 +301,6 @@ async fn invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_o
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn abort_before_both_sides_moved() {
     let (server, _dir) = server_with(None).await;
     let (a, b, game) = friend_game(&server, "makruk").await;
@@ -318,7 +315,6 @@ async fn abort_before_both_sides_moved() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn a_game_is_lost_on_time_with_nobody_connected() {
     // 100 ms main time, one period of 100 ms, lag grace 450 ms: flag after 650 ms.
     let (server, _dir) = server_with(Some((100, 1, 100))).await;
@@ -339,7 +335,6 @@ async fn a_game_is_lost_on_time_with_nobody_connected() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn a_reconnecting_client_gets_what_it_missed() {
     let (server, _dir) = server_with(None).await;
     let (a, b, game) = friend_game(&server, "xiangqi").await;
@@ -382,7 +377,6 @@ async fn a_reconnecting_client_gets_what_it_missed() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn a_restart_brings_the_game_back_at_the_same_position_and_clock() {
     let dir = tempfile::tempdir().expect("temp dir");
     let server = ttakji_server::start(opt_in(dir.path(), None))
@@ -451,7 +445,6 @@ async fn a_restart_brings_the_game_back_at_the_same_position_and_clock() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn the_board_decides_results_repetition_in_xiangqi() {
     let (server, _dir) = server_with(None).await;
     let (a, b, game) = friend_game(&server, "xiangqi").await;
@@ -484,7 +477,6 @@ async fn the_board_decides_results_repetition_in_xiangqi() {
     server.shutdown().await.expect("clean shutdown");
 }
 
-#[tokio::test]
 async fn a_called_off_invitation_and_a_flooding_socket_are_refused() {
     let (server, _dir) = server_with(None).await;
     let a = Browser::new(&server, "alice").await;
@@ -521,3 +513,15 @@ async fn a_called_off_invitation_and_a_flooding_socket_are_refused() {
     assert_eq!(next(&mut wa).await["t"], "pong");
     server.shutdown().await.expect("clean shutdown");
 }
+
+on_both!(
+    friend_game_moves_are_stored_acked_and_broadcast_then_resignation_ends_it,
+    draw_by_agreement_then_rematch_with_colours_swapped,
+    invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_only_watch,
+    abort_before_both_sides_moved,
+    a_game_is_lost_on_time_with_nobody_connected,
+    a_reconnecting_client_gets_what_it_missed,
+    a_restart_brings_the_game_back_at_the_same_position_and_clock,
+    the_board_decides_results_repetition_in_xiangqi,
+    a_called_off_invitation_and_a_flooding_socket_are_refused,
+);

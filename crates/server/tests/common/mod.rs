@@ -1,10 +1,23 @@
 //! Helpers shared by the server's integration tests: a real server on port 0, browsers with
 //! their own sessions, and their WebSockets.
+//!
+//! Every test runs twice, on SQLite (a temporary file) and on PostgreSQL (the machine's
+//! server, `TTAKJI_TEST_PG_URL` or `postgres://postgres@127.0.0.1:5432/test`, in a schema of
+//! its own that is dropped afterwards): write it as a plain `async fn` and list it in
+//! [`on_both!`]. The backend of the running test is a task-local that [`opt_in`] reads, so a
+//! test that restarts its server reaches the same database. PostgreSQL unreachable: the
+//! PostgreSQL half fails when `TTAKJI_REQUIRE_PG` is set (CI), else it is skipped loudly.
 #![allow(dead_code, unreachable_pub)]
 
-use std::{path::Path, time::Duration};
+use std::{
+    future::Future,
+    panic::AssertUnwindSafe,
+    path::Path,
+    sync::atomic::{AtomicU32, Ordering},
+    time::Duration,
+};
 
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use reqwest::{header, Client, StatusCode};
 use serde_json::{json, Value};
 use tempfile::TempDir;
@@ -18,10 +31,98 @@ use ttakji_store::GameId;
 
 pub type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// The database a test runs on.
+#[derive(Clone, Debug)]
+pub enum Db {
+    /// A SQLite file in the test's temporary folder.
+    Sqlite,
+    /// A PostgreSQL URL whose connections work in the test's own schema.
+    Postgres(String),
+}
+
+tokio::task_local! {
+    static DB: Db;
+}
+
+/// Generates, for each listed `async fn`, a module with a `sqlite` and a `postgres` test.
+macro_rules! on_both {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sqlite() {
+                $crate::common::run_on(false, super::$name()).await
+            }
+            #[tokio::test]
+            async fn postgres() {
+                $crate::common::run_on(true, super::$name()).await
+            }
+        }
+    )*};
+}
+
+pub fn pg_url() -> String {
+    std::env::var("TTAKJI_TEST_PG_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
+async fn pg_execute(sql: &str) -> Result<(), sqlx::Error> {
+    use sqlx::{Connection, Executor};
+    let mut conn = sqlx::PgConnection::connect(&pg_url()).await?;
+    conn.execute(sql).await?;
+    conn.close().await
+}
+
+/// Runs `test` on SQLite, or on PostgreSQL in a fresh schema dropped afterwards (even when
+/// the test fails).
+pub async fn run_on(postgres: bool, test: impl Future<Output = ()>) {
+    if !postgres {
+        return DB.scope(Db::Sqlite, test).await;
+    }
+    static SERIAL: AtomicU32 = AtomicU32::new(0);
+    let schema = format!(
+        "ttakji_srv_{}_{}",
+        std::process::id(),
+        SERIAL.fetch_add(1, Ordering::Relaxed)
+    );
+    let fresh = format!("DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}");
+    if let Err(e) = pg_execute(&fresh).await {
+        if std::env::var_os("TTAKJI_REQUIRE_PG").is_some() {
+            panic!(
+                "PostgreSQL unreachable at {} and TTAKJI_REQUIRE_PG is set: {e}",
+                pg_url()
+            );
+        }
+        eprintln!(
+            "\n!!!!! SKIPPING a PostgreSQL test: {} unreachable ({e}) !!!!!\n",
+            pg_url()
+        );
+        return;
+    }
+    // libpq's `options`, as sqlx reads them from the URL: every pooled connection of the
+    // server under test works in the schema.
+    let sep = if pg_url().contains('?') { '&' } else { '?' };
+    let url = format!("{}{sep}options[search_path]={schema}", pg_url());
+    let outcome = AssertUnwindSafe(DB.scope(Db::Postgres(url), test))
+        .catch_unwind()
+        .await;
+    let _ = pg_execute(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE")).await;
+    if let Err(panic) = outcome {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// The database URL of the running test (SQLite in `dir` outside [`run_on`]).
+pub fn database_url(dir: &Path) -> String {
+    match DB.try_with(Db::clone) {
+        Ok(Db::Postgres(url)) => url,
+        _ => format!("sqlite://{}", dir.join("t.db").display()),
+    }
+}
+
 pub fn opt_in(dir: &Path, clock: Option<(u64, u8, u64)>) -> Opt {
     let mut opt = Opt::defaults();
     opt.bind = "127.0.0.1:0".parse().expect("addr");
-    opt.database_url = format!("sqlite://{}", dir.join("t.db").display());
+    opt.database_url = database_url(dir);
     opt.secret_file = Some(dir.join("secret"));
     if let Some((main, periods, period)) = clock {
         opt.clock_main_ms = main;
