@@ -529,7 +529,7 @@ mod tests {
 
     #[test]
     fn replies_leave_out_empty_fields() {
-        let pong = handle(ClientMessage {
+        let pong = handle_ping(ClientMessage {
             t: "ping".into(),
             d: Value::Null,
             v: None,
