@@ -525,6 +525,12 @@ mod tests {
         assert_eq!(code(r#"{"t":"ping","v":-1}"#), "bad_message");
         assert_eq!(code(r#"{"t":"launch"}"#), "unknown_type");
         assert_eq!(code(r#"{"t":"move","d":{"uci":"e3e4"}}"#), "ok:move");
+        assert_eq!(
+            parse_among(r#"{"t":"move"}"#, LOBBY_TYPES)
+                .err()
+                .map(|e| e.d["error"].clone()),
+            Some(Value::from("unknown_type"))
+        );
     }
 
     #[test]

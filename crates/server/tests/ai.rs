@@ -315,7 +315,9 @@ async fn latency_of_a_friend_game_beside_50_hard_ai_games() {
             let mut state = expect(&mut ws, "full").await["d"].clone();
             let mut n = 0u64;
             loop {
-                if state["status"] != "playing" {
+                if state["status"] != "playing"
+                    || state["legal"].as_array().is_none_or(|l| l.is_empty())
+                {
                     return;
                 }
                 if state["turn"] == state["you"] {
@@ -353,7 +355,11 @@ async fn latency_of_a_friend_game_beside_50_hard_ai_games() {
         let (mut ws, full) = seated(&a, &b, &game).await;
         let mut state = full["d"].clone();
         let mut side = 0;
-        while state["status"] == "playing" && rtt.len() < moves {
+        // A move's own state still says "playing" when it ends the game: no legal moves then.
+        while state["status"] == "playing"
+            && state["legal"].as_array().is_some_and(|l| !l.is_empty())
+            && rtt.len() < moves
+        {
             let uci = first_legal(&state);
             let id = rtt.len() as u64;
             let t0 = Instant::now();
