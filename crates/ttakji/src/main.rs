@@ -3,7 +3,9 @@
 //! - `ttakji serve`: the game server (HTTP API, WebSockets, the built web client).
 //! - `ttakji uci`: a UCI-style engine front for all three games over stdin/stdout.
 //! - `ttakji perft <variant> <depth>`: count the legal-move tree, with time and speed.
+//! - `ttakji loadtest`: play many concurrent clocked games against a server and measure it.
 
+mod loadtest;
 mod uci;
 
 use std::{process::ExitCode, time::Instant};
@@ -38,6 +40,9 @@ enum Command {
         #[arg(long)]
         divide: bool,
     },
+    /// Play many concurrent clocked friend games over WebSockets against a server; print
+    /// moves/s, latency percentiles, server CPU per move and RSS.
+    Loadtest(loadtest::LoadOpt),
 }
 
 fn run_perft<P: Position>(fen: Option<&str>, depth: u32, divide: bool) -> anyhow::Result<()> {
@@ -72,6 +77,11 @@ fn main() -> ExitCode {
             .build()
             .map_err(anyhow::Error::from)
             .and_then(|rt| rt.block_on(ttakji_server::run(*opt))),
+        Command::Loadtest(opt) => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(anyhow::Error::from)
+            .and_then(|rt| rt.block_on(loadtest::run(opt))),
         Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout()),
         Command::Perft {
             variant,

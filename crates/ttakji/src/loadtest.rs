@@ -1,0 +1,487 @@
+//! `ttakji loadtest`: many concurrent clocked friend games against a running server.
+//!
+//! Each game is what two browsers would do: two guest sessions, an invitation and its
+//! acceptance, and one WebSocket per player; the side to move plays a move from the `legal`
+//! list of the last position it was sent. A finished game is followed by a new invitation
+//! between the same two players. Latency is the time from sending a move to the mover's
+//! socket receiving its `move` event (the server answers only after the move is stored).
+//! Server CPU and RSS come from `/proc/<pid>/stat` and `/proc/<pid>/status`: give the
+//! server's pid, or let the load test start `ttakji serve` itself in a temporary folder (a
+//! process of its own, so that each side has its own open-file limit).
+
+use std::{
+    io::{BufRead, BufReader},
+    process::{Child, Command, Stdio},
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc, Mutex,
+    },
+    time::{Duration, Instant},
+};
+
+use anyhow::{anyhow, bail, Context};
+use futures_util::{SinkExt, StreamExt};
+use hdrhistogram::Histogram;
+use serde_json::{json, Value};
+use tokio::sync::Semaphore;
+use tokio_tungstenite::{
+    connect_async,
+    tungstenite::{client::IntoClientRequest, http::header, Message},
+    MaybeTlsStream, WebSocketStream,
+};
+
+type Socket = WebSocketStream<MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// Options of `ttakji loadtest`.
+#[derive(clap::Args, Debug)]
+pub struct LoadOpt {
+    /// Server to load, e.g. `http://127.0.0.1:8080`; without it the load test starts
+    /// `ttakji serve` itself (SQLite in a temporary folder) and measures that process.
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Process id of the server at `--url`, for its CPU time and RSS.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Concurrent games.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// One move per this many milliseconds per game; 0: as fast as the server answers.
+    #[arg(long, default_value_t = 0)]
+    pub interval_ms: u64,
+    /// Length of the measured window, after every game is set up.
+    #[arg(long, default_value_t = 20)]
+    pub seconds: u64,
+    /// Games set up at once.
+    #[arg(long, default_value_t = 32)]
+    pub setup_concurrency: usize,
+    /// Extra arguments for the server the load test starts (e.g. `--database-url=...`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub serve_arg: Vec<String>,
+}
+
+/// What every game task reports into.
+struct Shared {
+    moves: AtomicU64,
+    games_finished: AtomicU64,
+    errors: AtomicU64,
+    measuring: std::sync::atomic::AtomicBool,
+    latency: Mutex<Histogram<u64>>,
+}
+
+/// A server process the load test started; killed on drop.
+struct Spawned {
+    child: Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn_server(extra: &[String]) -> anyhow::Result<(Spawned, String)> {
+    let dir = tempfile::tempdir()?;
+    let exe = std::env::current_exe()?;
+    let mut child = Command::new(exe)
+        .arg("serve")
+        .arg("--bind=127.0.0.1:0")
+        .arg("--log=warn")
+        .arg(format!(
+            "--database-url=sqlite://{}",
+            dir.path().join("load.db").display()
+        ))
+        .args(extra)
+        .current_dir(dir.path())
+        .stdout(Stdio::piped())
+        .stdin(Stdio::null())
+        .spawn()
+        .context("starting ttakji serve")?;
+    let stdout = child.stdout.take().context("server stdout")?;
+    let spawned = Spawned { child, _dir: dir };
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line)?;
+    // "Ttakji is running at http://ADDR/"
+    let url = line
+        .split_whitespace()
+        .last()
+        .map(|u| u.trim_end_matches('/').to_owned())
+        .filter(|u| u.starts_with("http://"))
+        .ok_or_else(|| anyhow!("unexpected first line from the server: {line:?}"))?;
+    Ok((spawned, url))
+}
+
+/// CPU time (user + system) of a process, in microseconds, and its RSS in KiB.
+fn proc_usage(pid: u32) -> anyhow::Result<(u64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+    // Fields after the command name (which may hold spaces) start at field 3.
+    let rest = stat
+        .rsplit_once(')')
+        .map(|(_, r)| r)
+        .ok_or_else(|| anyhow!("odd /proc stat"))?;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| -> anyhow::Result<u64> {
+        Ok(fields
+            .get(i)
+            .ok_or_else(|| anyhow!("short /proc stat"))?
+            .parse()?)
+    };
+    // utime and stime are fields 14 and 15; `rest` starts at field 3. Clock ticks are 100 Hz
+    // on Linux.
+    let cpu_us = (ticks(11)? + ticks(12)?) * 10_000;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))?;
+    let rss_kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .ok_or_else(|| anyhow!("no VmRSS"))?;
+    Ok((cpu_us, rss_kib))
+}
+
+/// A player: a session cookie.
+struct Player {
+    cookie: String,
+}
+
+async fn sign_in(http: &reqwest::Client, base: &str, nickname: &str) -> anyhow::Result<Player> {
+    let resp = http
+        .post(format!("{base}/api/session"))
+        .json(&json!({ "nickname": nickname }))
+        .send()
+        .await?;
+    if !resp.status().is_success() {
+        bail!("sign-in: {}", resp.status());
+    }
+    let cookie = resp
+        .headers()
+        .get(reqwest::header::SET_COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .ok_or_else(|| anyhow!("no session cookie"))?
+        .to_owned();
+    Ok(Player { cookie })
+}
+
+async fn post(
+    http: &reqwest::Client,
+    base: &str,
+    path: &str,
+    who: &Player,
+    body: Value,
+) -> anyhow::Result<Value> {
+    let resp = http
+        .post(format!("{base}{path}"))
+        .header(reqwest::header::COOKIE, &who.cookie)
+        .json(&body)
+        .send()
+        .await?;
+    let status = resp.status();
+    let body: Value = resp.json().await.unwrap_or(Value::Null);
+    if !status.is_success() {
+        bail!("{path}: {status} {body}");
+    }
+    Ok(body)
+}
+
+/// A new friend game between `a` and `b`: its id.
+async fn new_game(
+    http: &reqwest::Client,
+    base: &str,
+    a: &Player,
+    b: &Player,
+    variant: &str,
+) -> anyhow::Result<String> {
+    let inv = post(
+        http,
+        base,
+        "/api/invitations",
+        a,
+        json!({ "variant": variant }),
+    )
+    .await?;
+    let token = inv["token"].as_str().ok_or_else(|| anyhow!("no token"))?;
+    let joined = post(
+        http,
+        base,
+        &format!("/api/invitations/{token}/accept"),
+        b,
+        json!({}),
+    )
+    .await?;
+    Ok(joined["gameId"]
+        .as_str()
+        .ok_or_else(|| anyhow!("no game id"))?
+        .to_owned())
+}
+
+async fn socket(base: &str, game: &str, who: &Player) -> anyhow::Result<Socket> {
+    let url = format!("{}/ws/game/{game}", base.replacen("http", "ws", 1));
+    let mut request = url.into_client_request()?;
+    request
+        .headers_mut()
+        .insert(header::COOKIE, who.cookie.parse()?);
+    Ok(connect_async(request).await?.0)
+}
+
+/// The next message of one of the types in `wanted` (others, like `presence`, are skipped).
+async fn next_of(ws: &mut Socket, wanted: &[&str]) -> anyhow::Result<Value> {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .context("no answer within 60 s")?
+            .ok_or_else(|| anyhow!("socket closed"))??;
+        if let Message::Text(text) = msg {
+            let value: Value = serde_json::from_str(text.as_str())?;
+            let t = value["t"].as_str().unwrap_or("");
+            if t == "error" {
+                bail!("server error: {value}");
+            }
+            if wanted.contains(&t) {
+                return Ok(value);
+            }
+        }
+    }
+}
+
+/// Both sockets of a game, in seat order, and the legal moves of the first position.
+async fn seat(
+    base: &str,
+    game: &str,
+    a: &Player,
+    b: &Player,
+) -> anyhow::Result<([Socket; 2], Value)> {
+    let mut wa = socket(base, game, a).await?;
+    let mut wb = socket(base, game, b).await?;
+    let fa = next_of(&mut wa, &["full"]).await?;
+    next_of(&mut wb, &["full"]).await?;
+    let legal = fa["d"]["legal"].clone();
+    Ok(if fa["d"]["you"] == "first" {
+        ([wa, wb], legal)
+    } else {
+        ([wb, wa], legal)
+    })
+}
+
+const VARIANTS: [&str; 3] = ["makruk", "xiangqi", "checkers"];
+
+/// A cheap generator for picking moves (xorshift).
+fn pick(state: &mut u64, n: usize) -> usize {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state % n.max(1) as u64) as usize
+}
+
+/// Set up game `n`: its players, game and sockets.
+async fn setup(
+    http: &reqwest::Client,
+    base: &str,
+    n: usize,
+) -> anyhow::Result<(Player, Player, [Socket; 2], Value)> {
+    let a = sign_in(http, base, &format!("load{n}a")).await?;
+    let b = sign_in(http, base, &format!("load{n}b")).await?;
+    let game = new_game(http, base, &a, &b, VARIANTS[n % 3]).await?;
+    let (ws, legal) = seat(base, &game, &a, &b).await?;
+    Ok((a, b, ws, legal))
+}
+
+async fn play(
+    n: usize,
+    base: Arc<str>,
+    http: reqwest::Client,
+    players: (Player, Player),
+    mut ws: [Socket; 2],
+    mut legal: Value,
+    interval: Option<Duration>,
+    shared: Arc<Shared>,
+) -> anyhow::Result<()> {
+    let (a, b) = players;
+    let mut rng = 0x9E37_79B9_7F4A_7C15_u64 ^ (n as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let mut mover = 0;
+    let mut id = 0_u64;
+    let mut games = 0_usize;
+    let mut ticker = interval.map(|every| {
+        // Spread the games' moves over the interval.
+        let offset = every.mul_f64(pick(&mut rng, 1000) as f64 / 1000.0);
+        let mut t = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
+        t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        t
+    });
+    loop {
+        let moves = legal.as_array().map(Vec::as_slice).unwrap_or_default();
+        if moves.is_empty() {
+            // Over: a new game between the same players.
+            shared.games_finished.fetch_add(1, Ordering::Relaxed);
+            games += 1;
+            let game = new_game(&http, &base, &a, &b, VARIANTS[(n + games) % 3]).await?;
+            let (sockets, first) = seat(&base, &game, &a, &b).await?;
+            ws = sockets;
+            legal = first;
+            mover = 0;
+            continue;
+        }
+        let uci = moves[pick(&mut rng, moves.len())]
+            .as_str()
+            .ok_or_else(|| anyhow!("legal move not a string"))?
+            .to_owned();
+        if let Some(t) = ticker.as_mut() {
+            t.tick().await;
+        }
+        id += 1;
+        let sent = Instant::now();
+        ws[mover]
+            .send(Message::text(
+                json!({ "t": "move", "d": { "uci": uci, "id": id } }).to_string(),
+            ))
+            .await?;
+        let echo = next_of(&mut ws[mover], &["move"]).await?;
+        let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared.moves.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut h) = shared.latency.lock() {
+                let _ = h.record(micros.max(1));
+            }
+        }
+        let over = echo["d"]["state"]["status"] != "playing";
+        if over {
+            legal = Value::Null;
+            continue;
+        }
+        next_of(&mut ws[mover], &["ack"]).await?;
+        let other = next_of(&mut ws[1 - mover], &["move"]).await?;
+        legal = other["d"]["state"]["legal"].clone();
+        mover = 1 - mover;
+    }
+}
+
+/// Runs the load test and prints its figures.
+pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
+    let (spawned, base, pid) = match &opt.url {
+        Some(url) => (None, url.trim_end_matches('/').to_owned(), opt.server_pid),
+        None => {
+            let (spawned, url) = spawn_server(&opt.serve_arg)?;
+            let pid = spawned.child.id();
+            (Some(spawned), url, Some(pid))
+        }
+    };
+    let base: Arc<str> = base.into();
+    let interval = (opt.interval_ms > 0).then(|| Duration::from_millis(opt.interval_ms));
+    println!(
+        "load test: {} games against {base}, {}",
+        opt.games,
+        match interval {
+            Some(d) => format!("one move per {} ms per game", d.as_millis()),
+            None => "full speed".into(),
+        }
+    );
+    let http = reqwest::Client::builder()
+        .pool_max_idle_per_host(opt.setup_concurrency)
+        .build()?;
+    let idle = pid.map(proc_usage).transpose()?;
+    let shared = Arc::new(Shared {
+        moves: AtomicU64::new(0),
+        games_finished: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        measuring: false.into(),
+        latency: Mutex::new(Histogram::new_with_bounds(1, 60_000_000, 3)?),
+    });
+
+    // Set every game up first, a few at a time.
+    let started = Instant::now();
+    let gate = Arc::new(Semaphore::new(opt.setup_concurrency.max(1)));
+    let mut setups = Vec::with_capacity(opt.games);
+    for n in 0..opt.games {
+        let (http, base, gate) = (http.clone(), base.clone(), gate.clone());
+        setups.push(tokio::spawn(async move {
+            let _permit = gate.acquire_owned().await?;
+            setup(&http, &base, n).await
+        }));
+    }
+    let mut ready = Vec::with_capacity(opt.games);
+    for (n, task) in setups.into_iter().enumerate() {
+        let (a, b, ws, legal) = task
+            .await?
+            .with_context(|| format!("setting up game {n}"))?;
+        ready.push((n, (a, b), ws, legal));
+    }
+    let connected = pid.map(proc_usage).transpose()?;
+    println!(
+        "set up {} games ({} sockets) in {:.1} s",
+        opt.games,
+        2 * opt.games,
+        started.elapsed().as_secs_f64()
+    );
+
+    let mut tasks = Vec::with_capacity(opt.games);
+    for (n, players, ws, legal) in ready {
+        let (http, base, shared) = (http.clone(), base.clone(), shared.clone());
+        tasks.push(tokio::spawn(async move {
+            if let Err(e) = play(n, base, http, players, ws, legal, interval, shared.clone()).await
+            {
+                if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                    eprintln!("game {n}: {e:#}");
+                }
+            }
+        }));
+    }
+    // Warm up for a moment (every game makes its first moves), then measure.
+    let warmup = interval
+        .unwrap_or(Duration::from_secs(1))
+        .max(Duration::from_secs(1));
+    tokio::time::sleep(warmup).await;
+    let before = pid.map(proc_usage).transpose()?;
+    shared.measuring.store(true, Ordering::Relaxed);
+    let window = Instant::now();
+    tokio::time::sleep(Duration::from_secs(opt.seconds)).await;
+    shared.measuring.store(false, Ordering::Relaxed);
+    let secs = window.elapsed().as_secs_f64();
+    let after = pid.map(proc_usage).transpose()?;
+    for task in &tasks {
+        task.abort();
+    }
+
+    let moves = shared.moves.load(Ordering::Relaxed);
+    println!(
+        "moves {moves} in {secs:.1} s: {:.0} moves/s",
+        moves as f64 / secs
+    );
+    if let Ok(h) = shared.latency.lock() {
+        println!(
+            "latency ms: p50 {:.2}  p99 {:.2}  p99.9 {:.2}  max {:.2}",
+            h.value_at_quantile(0.50) as f64 / 1000.0,
+            h.value_at_quantile(0.99) as f64 / 1000.0,
+            h.value_at_quantile(0.999) as f64 / 1000.0,
+            h.max() as f64 / 1000.0
+        );
+    }
+    println!(
+        "games finished and restarted: {}; games failed: {}",
+        shared.games_finished.load(Ordering::Relaxed),
+        shared.errors.load(Ordering::Relaxed)
+    );
+    if let (Some(idle), Some(connected), Some(before), Some(after)) =
+        (idle, connected, before, after)
+    {
+        let cpu = after.0.saturating_sub(before.0);
+        println!(
+            "server CPU {:.2} s in the window: {:.1} µs per move ({:.0}% of one core)",
+            cpu as f64 / 1e6,
+            cpu as f64 / moves.max(1) as f64,
+            cpu as f64 / 1e6 / secs * 100.0
+        );
+        let players = 2 * opt.games as u64;
+        println!(
+            "server RSS KiB: idle {}  all connected {}  end {}  ({:.1} KiB per connected player)",
+            idle.1,
+            connected.1,
+            after.1,
+            connected.1.saturating_sub(idle.1) as f64 / players.max(1) as f64
+        );
+    } else {
+        println!("server CPU and RSS: unknown (give --server-pid)");
+    }
+    drop(spawned);
+    Ok(())
+}
