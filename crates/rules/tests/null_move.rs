@@ -61,7 +61,7 @@ fn check_pass<P: Position>(pos: &P) {
 #[test]
 fn checkers_refuses_to_pass() {
     let start = checkers::Position::startpos();
-    let mut pos = start.clone();
+    let mut pos = start;
     assert!(!pos.play_null());
     assert_eq!(pos, start);
 }
@@ -77,7 +77,8 @@ fn makruk_pass_in_check_is_refused() {
 
 #[test]
 fn xiangqi_pass_in_check_is_refused() {
-    let fen = "4k4/9/9/9/9/9/9/9/4r4/3K5 w - - 0 1";
+    // Red's General on d1 is checked by the chariot on d2.
+    let fen = "4k4/9/9/9/9/9/9/9/3r5/3K5 w - - 0 1";
     let pos = xiangqi::Position::from_fen(fen).expect("FEN");
     assert!(pos.is_check());
     check_pass(&pos);
