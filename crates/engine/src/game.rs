@@ -22,9 +22,10 @@ pub trait EngineGame: Rules {
         false
     }
 
-    /// The position with the other side to move, for null-move pruning.
-    fn pass(_pos: &Self) -> Option<Self> {
-        None
+    /// The position with the other side to move, for null-move pruning ([`ttakji_rules::Position::play_null`]).
+    fn pass(pos: &Self) -> Option<Self> {
+        let mut after = pos.clone();
+        after.play_null().then_some(after)
     }
 
     /// The part of the game state that changes results, hashed into the table key (Makruk's
@@ -49,16 +50,4 @@ pub trait EngineGame: Rules {
     /// Whether captures are compulsory (checkers): then quiescence has no stand-pat while a
     /// capture is pending, and checks do not exist.
     const FORCED_CAPTURES: bool = false;
-}
-
-/// Swaps the side to move in a FEN whose second field is `w` or `b`, for [`EngineGame::pass`].
-pub(crate) fn flip_fen_side(fen: &str) -> Option<String> {
-    let mut fields: Vec<&str> = fen.split(' ').collect();
-    let side = fields.get_mut(1)?;
-    *side = match *side {
-        "w" => "b",
-        "b" => "w",
-        _ => return None,
-    };
-    Some(fields.join(" "))
 }

@@ -158,6 +158,14 @@ pub trait Position: Clone + fmt::Debug + PartialEq + Eq + Send + Sync + 'static 
         }
     }
 
+    /// Passes the move (a null move, for the engine's null-move pruning): the other side is to
+    /// move, the board and hash stay consistent. Returns false and changes nothing where a
+    /// pass cannot be made (the default, and checkers, where captures are compulsory), or
+    /// when the side to move is in check.
+    fn play_null(&mut self) -> bool {
+        false
+    }
+
     /// Whether the side to move is in check (always false in checkers).
     fn is_check(&self) -> bool;
 

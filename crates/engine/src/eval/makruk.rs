@@ -4,12 +4,9 @@
 //! count needs it).
 
 use ttakji_game::{CountAction, CountKind, MakrukState};
-use ttakji_rules::{
-    makruk::{Color, Move, Position, Role, Square},
-    Position as _,
-};
+use ttakji_rules::makruk::{Color, Move, Position, Role, Square};
 
-use crate::{game::flip_fen_side, EngineGame};
+use crate::EngineGame;
 
 /// Every evaluation parameter of Makruk, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,10 +246,6 @@ impl EngineGame for Position {
         // Bia, on the side to move.
         let us = pos.side_to_move();
         pos.count(us, Role::Rua) > 0 || pos.count(us, Role::Ma) + pos.count(us, Role::Khon) >= 2
-    }
-
-    fn pass(pos: &Self) -> Option<Self> {
-        Position::from_fen(&flip_fen_side(&pos.fen())?).ok()
     }
 
     fn state_key(state: &MakrukState) -> u64 {

@@ -2,12 +2,9 @@
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
 //! (attackers near the palace against the advisors and elephants that guard it).
 
-use ttakji_rules::{
-    xiangqi::{Color, Move, Piece, Position, Role},
-    Position as _,
-};
+use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role};
 
-use crate::{game::flip_fen_side, EngineGame};
+use crate::EngineGame;
 
 /// Every evaluation parameter of Xiangqi, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -205,13 +202,6 @@ impl EngineGame for Position {
         pos.pieces().any(|(_, p)| {
             p.color == us && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon)
         })
-    }
-
-    fn pass(pos: &Self) -> Option<Self> {
-        let fen = flip_fen_side(&pos.fen())?;
-        let after = Position::from_fen(&fen).ok()?;
-        // Passing must not leave the generals facing (the FEN reader may accept it).
-        Some(after).filter(|a| !a.is_check())
     }
 
     fn may_end(_pos: &Self, _state: &(), has_moves: bool, zeroing: bool) -> bool {

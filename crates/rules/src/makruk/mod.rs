@@ -100,6 +100,14 @@ impl crate::Position for Position {
         self.play_move(m);
     }
 
+    fn play_null(&mut self) -> bool {
+        if Position::is_check(self) {
+            return false;
+        }
+        self.pass();
+        true
+    }
+
     fn is_check(&self) -> bool {
         Position::is_check(self)
     }

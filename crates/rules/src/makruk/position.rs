@@ -208,6 +208,13 @@ impl Position {
         h
     }
 
+    /// Hands the move to the other side (null move). The move counters stay: a pass is no
+    /// move of the game.
+    pub(crate) fn pass(&mut self) {
+        self.turn = self.turn.other();
+        self.hash ^= black_to_move_key();
+    }
+
     /// Plays `m`, assumed legal. An illegal move leaves some position behind but never panics.
     #[inline]
     pub(crate) fn play_move(&mut self, m: Move) {

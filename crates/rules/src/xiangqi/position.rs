@@ -493,6 +493,18 @@ impl crate::Position for Position {
         self.turn = self.turn.other();
     }
 
+    fn play_null(&mut self) -> bool {
+        // Not in check means the Generals do not face each other either, so the other side
+        // is not in check after the pass.
+        if self.in_check() {
+            return false;
+        }
+        // The move counters stay: a pass is no move of the game.
+        self.hash ^= ZOBRIST_BLACK;
+        self.turn = self.turn.other();
+        true
+    }
+
     fn is_check(&self) -> bool {
         self.in_check()
     }
