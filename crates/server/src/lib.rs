@@ -6,11 +6,13 @@
 //! ([`error::ApiError`]). The binary calls [`run`]; tests call [`start`] with
 //! `--bind 127.0.0.1:0` and talk to [`Server::addr`].
 
+pub mod auth;
 pub mod error;
 pub mod games;
 pub mod http;
 pub mod nickname;
 pub mod opt;
+pub mod ranked;
 pub mod round;
 pub mod rounds;
 pub mod session;
@@ -42,6 +44,8 @@ pub struct AppState {
     pub rounds: Arc<dyn Rounds>,
     /// The time control of new friend and random games.
     pub clock: ClockConfig,
+    /// Sign-in (OpenID Connect) for ranked play.
+    pub auth: auth::Auth,
 }
 
 impl FromRef<AppState> for Key {
@@ -117,6 +121,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         .await
         .with_context(|| format!("binding {}", opt.bind))?;
     let addr = listener.local_addr()?;
+    let auth = auth::Auth::from_opt(&opt, addr)?;
     let time: Arc<dyn TimeSource> = Arc::new(MonotonicTime::new());
     let rounds: Arc<dyn Rounds> = LocalRounds::new(store.clone(), time);
     let recovered = rounds.recover().await.context("recovering live games")?;
@@ -131,6 +136,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         shutdown: shutdown_rx.clone(),
         rounds: rounds.clone(),
         clock,
+        auth,
     };
     let app = http::router(state, opt.static_dir.as_deref());
     let mut stop = shutdown_rx;
