@@ -2,12 +2,15 @@
 //! controller. `App.redraw` patches the whole view (snabbdom diffs it) once per frame.
 
 import { attributesModule, classModule, eventListenersModule, init, propsModule, styleModule, type VNode } from 'snabbdom';
-import { currentLanguage, type Lang, setLanguage } from './i18n';
+import { currentLanguage, type Lang, setLanguage, t } from './i18n';
 import { ApiError, api, validNickname } from './net/api';
-import type { Me } from './net/protocol';
+import { devSignIn } from './net/auth';
+import type { Me, ServerConfig } from './net/protocol';
 import { GameCtrl } from './pages/game';
 import { HomeCtrl } from './pages/home';
 import { InviteCtrl } from './pages/invite';
+import { LeaderboardCtrl } from './pages/leaderboard';
+import { ProfileCtrl } from './pages/profile';
 import { RulesCtrl } from './pages/rules';
 import { type Prefs, loadPrefs, savePrefs } from './prefs';
 import { type Route, parseRoute } from './router';
@@ -28,6 +31,10 @@ export class App {
   lang: Lang = currentLanguage();
   page: PageCtrl | null = null;
   nick = { open: false, draft: '', error: '', busy: false };
+  /** What the server offers (sign-in, ranked play); null until known. */
+  config: ServerConfig | null = null;
+  /** Sign-in: the development issuer's account field, the last error, a notice. */
+  account = { devSub: '', error: '', notice: '' };
 
   private vnode: VNode | Element;
   private path = '';
@@ -44,6 +51,46 @@ export class App {
     });
     this.go(this.route);
     void this.loadMe();
+    void this.loadConfig();
+  }
+
+  private async loadConfig(): Promise<void> {
+    try {
+      this.config = await api.config();
+    } catch (e) {
+      console.warn('GET /api/config', e);
+    }
+    this.redraw();
+  }
+
+  /** Signs in with an ID token (Google's credential, or the development issuer's). */
+  async signIn(credential: string | null): Promise<void> {
+    this.account.error = '';
+    try {
+      this.me = credential === null ? await devSignIn(this.account.devSub.trim()) : await api.signIn(credential);
+      this.nick.open = false;
+      this.page?.onSession?.(false);
+    } catch (e) {
+      this.account.error = e instanceof ApiError && e.message ? e.message : t('errors.network');
+    }
+    this.redraw();
+  }
+
+  async signOut(): Promise<void> {
+    try {
+      await api.signOut();
+    } catch (e) {
+      console.warn('sign out', e);
+    }
+    this.signedOut('');
+  }
+
+  /** The session is over (signed out, account deleted): back home, asking for a nickname. */
+  signedOut(notice: string): void {
+    this.me = null;
+    this.account.notice = notice;
+    this.navigate('/');
+    this.openNick();
   }
 
   private async loadMe(): Promise<void> {
@@ -103,6 +150,12 @@ export class App {
         break;
       case 'rules':
         this.page = new RulesCtrl(this, route.variant);
+        break;
+      case 'leaderboard':
+        this.page = new LeaderboardCtrl(this, route.variant);
+        break;
+      case 'player':
+        this.page = new ProfileCtrl(this, route.id);
         break;
       default:
         this.page = null;

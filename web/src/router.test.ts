@@ -11,9 +11,14 @@ describe('routes', () => {
     expect(parseRoute('/rules/checkers')).toEqual({ page: 'rules', variant: 'checkers' });
     expect(parseRoute('/rules/janggi')).toEqual({ page: 'notFound' });
     expect(parseRoute('/game/a/b')).toEqual({ page: 'notFound' });
+    expect(parseRoute('/leaderboard/xiangqi')).toEqual({ page: 'leaderboard', variant: 'xiangqi' });
+    expect(parseRoute('/leaderboard/chess')).toEqual({ page: 'notFound' });
+    expect(parseRoute('/player/42')).toEqual({ page: 'player', id: 42 });
+    expect(parseRoute('/player/0')).toEqual({ page: 'notFound' });
+    expect(parseRoute('/player/x1')).toEqual({ page: 'notFound' });
   });
   it('round-trips', () => {
-    for (const p of ['/', '/game/g_1', '/invite/t', '/rules/makruk']) expect(routePath(parseRoute(p))).toBe(p);
+    for (const p of ['/', '/game/g_1', '/invite/t', '/rules/makruk', '/leaderboard/checkers', '/player/7']) expect(routePath(parseRoute(p))).toBe(p);
   });
 });
 

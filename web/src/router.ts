@@ -1,4 +1,5 @@
-//! Routes by URL: `/`, `/game/{id}`, `/invite/{token}`, `/rules/{variant}`.
+//! Routes by URL: `/`, `/game/{id}`, `/invite/{token}`, `/rules/{variant}`,
+//! `/leaderboard/{variant}`, `/player/{id}`.
 
 import type { VariantKey } from './net/protocol';
 import { isVariantKey } from './variants';
@@ -8,6 +9,8 @@ export type Route =
   | { page: 'game'; id: string }
   | { page: 'invite'; token: string }
   | { page: 'rules'; variant: VariantKey }
+  | { page: 'leaderboard'; variant: VariantKey }
+  | { page: 'player'; id: number }
   | { page: 'notFound' };
 
 export function parseRoute(pathname: string, search = ''): Route {
@@ -21,6 +24,8 @@ export function parseRoute(pathname: string, search = ''): Route {
   if (head === 'game') return { page: 'game', id: arg };
   if (head === 'invite') return { page: 'invite', token: arg };
   if (head === 'rules' && isVariantKey(arg)) return { page: 'rules', variant: arg };
+  if (head === 'leaderboard' && isVariantKey(arg)) return { page: 'leaderboard', variant: arg };
+  if (head === 'player' && /^[1-9]\d{0,15}$/.test(arg)) return { page: 'player', id: Number(arg) };
   return { page: 'notFound' };
 }
 
@@ -34,6 +39,10 @@ export function routePath(r: Route): string {
       return `/invite/${encodeURIComponent(r.token)}`;
     case 'rules':
       return `/rules/${r.variant}`;
+    case 'leaderboard':
+      return `/leaderboard/${r.variant}`;
+    case 'player':
+      return `/player/${r.id}`;
     case 'notFound':
       return '/404';
   }

@@ -4,6 +4,7 @@
 import { h, type VNode, type VNodeChildren } from 'snabbdom';
 import type { App } from './app';
 import { type Lang, languageNames, languages, t } from './i18n';
+import { renderGoogleButton, signInMode } from './net/auth';
 import type { GameState } from './net/protocol';
 
 export function link(app: App, href: string, text: VNodeChildren, attrs: Record<string, string> = {}): VNode {
@@ -17,6 +18,9 @@ function header(app: App): VNode {
     h('nav', { attrs: { 'aria-label': t('app.name') } }, [
       link(app, '/', t('nav.home')),
       link(app, `/rules/${app.route.page === 'rules' ? app.route.variant : app.prefs.variant}`, t('nav.rules')),
+      link(app, `/leaderboard/${app.route.page === 'leaderboard' ? app.route.variant : app.prefs.variant}`, t('ranked.leaderboard'), {
+        'data-testid': 'nav-leaderboard',
+      }),
     ]),
     h('div.tools', [
       h('label.lang', [
@@ -32,6 +36,7 @@ function header(app: App): VNode {
         ),
       ]),
       settings(app),
+      accountView(app),
       app.me
         ? h(
             'button.nick',
@@ -45,6 +50,54 @@ function header(app: App): VNode {
         : null,
     ]),
   ]);
+}
+
+/** Sign-in (Google's button or the development form) or, once signed in, the profile link. */
+function accountView(app: App): VNode | null {
+  const me = app.me;
+  if (me?.signedIn) return link(app, `/player/${me.id}`, t('account.profile'), { 'data-testid': 'my-profile', class: 'account' });
+  const mode = signInMode(app.config);
+  const error = app.account.error ? h('span.error', { attrs: { role: 'alert' } }, t('account.signInFailed', { message: app.account.error })) : null;
+  switch (mode.kind) {
+    case 'unavailable':
+      return null;
+    case 'google':
+      return h('span.account', [
+        h('span.gsi', {
+          key: `gsi-${app.lang}`,
+          attrs: { title: t('account.signInHint'), 'data-testid': 'google-sign-in' },
+          hook: {
+            insert: (v) =>
+              void renderGoogleButton(v.elm as HTMLElement, mode.clientId, app.lang, (credential) => void app.signIn(credential)).catch((e: unknown) => {
+                app.account.error = e instanceof Error ? e.message : String(e);
+                app.redraw();
+              }),
+          },
+        }),
+        error,
+      ]);
+    case 'dev':
+      return h(
+        'form.account.dev',
+        {
+          on: {
+            submit: (e: Event) => {
+              e.preventDefault();
+              if (app.account.devSub.trim()) void app.signIn(null);
+            },
+          },
+        },
+        [
+          h('input', {
+            attrs: { type: 'text', 'aria-label': t('account.devAccount'), placeholder: t('account.devAccount'), 'data-testid': 'dev-sub' },
+            props: { value: app.account.devSub },
+            on: { input: (e: Event) => (app.account.devSub = (e.target as HTMLInputElement).value) },
+          }),
+          h('button', { attrs: { type: 'submit', 'data-testid': 'dev-sign-in' } }, t('account.devSignIn')),
+          error,
+        ],
+      );
+  }
 }
 
 function settings(app: App): VNode {
@@ -167,6 +220,8 @@ export function pageTitle(app: App): string {
     }
     case 'invite':
       return `${t('invite.title')} · ${name}`;
+    case 'leaderboard':
+      return `${t('ranked.title', { variant: t(`variant.${r.variant}`) })} · ${name}`;
     default:
       return name;
   }
@@ -176,7 +231,10 @@ export function appView(app: App): VNode {
   const page = app.page ? app.page.view() : notFound(app);
   return h('div#app', { attrs: { lang: app.lang } }, [
     header(app),
-    h('main#main', { attrs: { tabindex: '-1' } }, [page]),
+    h('main#main', { attrs: { tabindex: '-1' } }, [
+      app.account.notice ? h('p.notice', { attrs: { role: 'status', 'data-testid': 'account-notice' } }, app.account.notice) : null,
+      page,
+    ]),
     h('footer', [h('p', t('app.footer'))]),
     nickDialog(app),
   ]);

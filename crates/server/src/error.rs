@@ -35,6 +35,15 @@ pub enum ApiError {
     /// The store failed.
     #[error("storage unavailable")]
     Store(#[from] StoreError),
+    /// The OpenID Connect ID token was refused (signature, issuer, audience, time, shape).
+    #[error("sign-in refused: {0}")]
+    InvalidToken(String),
+    /// Ranked play needs a signed-in account.
+    #[error("ranked games need both players signed in")]
+    SignInRequired,
+    /// No OpenID Connect client id is configured: no sign-in, no ranked play.
+    #[error("ranked play is not available on this server")]
+    RankedUnavailable,
 }
 
 impl ApiError {
@@ -50,6 +59,9 @@ impl ApiError {
             ApiError::Store(StoreError::ExpiredInvitation) => "expired_invitation",
             ApiError::Store(StoreError::ConsumedInvitation) => "taken_invitation",
             ApiError::Unavailable | ApiError::Store(_) => "unavailable",
+            ApiError::InvalidToken(_) => "invalid_token",
+            ApiError::SignInRequired => "sign_in_required",
+            ApiError::RankedUnavailable => "ranked_unavailable",
         }
     }
 
@@ -68,6 +80,9 @@ impl ApiError {
             ApiError::Store(StoreError::ExpiredInvitation) => StatusCode::GONE,
             ApiError::Store(StoreError::ConsumedInvitation) => StatusCode::CONFLICT,
             ApiError::Store(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::InvalidToken(_) => StatusCode::UNAUTHORIZED,
+            ApiError::SignInRequired => StatusCode::FORBIDDEN,
+            ApiError::RankedUnavailable => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 }

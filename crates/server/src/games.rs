@@ -31,6 +31,9 @@ use crate::{
 #[derive(Deserialize)]
 pub struct InvitationBody {
     variant: String,
+    /// A ranked game: both players must be signed in; accepting the link means agreeing.
+    #[serde(default)]
+    rated: bool,
 }
 
 /// The stored form of a time control.
@@ -92,6 +95,8 @@ pub async fn create_game(
         clock_state: None,
         status: GameStatus::Playing,
         rematch_of: None,
+        // AI games are never rated.
+        rated: false,
     };
     let game = state.store.create_game(&new).await?;
     // Load the round now, so that an AI moving first starts thinking.
@@ -105,7 +110,7 @@ fn parse_variant(name: &str) -> Result<Variant, ApiError> {
         .map_err(|_| ApiError::BadRequest(format!("unknown variant {name:?}")))
 }
 
-/// `POST /api/invitations {"variant"}`: a friend game with the creator seated on a random side,
+/// `POST /api/invitations {"variant", "rated"?}`: a friend game with the creator seated on a random side,
 /// and its 24-hour link.
 pub async fn create_invitation(
     State(state): State<AppState>,
@@ -113,6 +118,10 @@ pub async fn create_invitation(
     crate::http::JsonBody(body): crate::http::JsonBody<InvitationBody>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let variant = parse_variant(&body.variant)?;
+    let rated = body.rated;
+    if rated && !player.signed_in() {
+        return Err(ApiError::SignInRequired);
+    }
     let side = round::random_side();
     let config = state.clock;
     let settings = clock_settings(&config);
@@ -128,6 +137,7 @@ pub async fn create_invitation(
         clock_state: Some(clock.state(ttakji_game::clock::Timestamp(0)).encode()),
         status: GameStatus::Waiting,
         rematch_of: None,
+        rated,
     };
     let game = state.store.create_game(&new).await?;
     let (token, invitation) = state
@@ -167,6 +177,10 @@ pub async fn accept_invitation(
         ));
     }
     let game = invitation.game_id.clone();
+    let rated = state.store.game(&game).await?.is_some_and(|g| g.rated);
+    if rated && !player.signed_in() && invitation.consumed_by != Some(player.id) {
+        return Err(ApiError::SignInRequired);
+    }
     // Opening the link again after joining just leads back to the game.
     if invitation.consumed_by != Some(player.id) {
         state

@@ -21,8 +21,9 @@ use tower_http::{
 use ttakji_store::Player;
 
 use crate::{
+    auth,
     error::ApiError,
-    games, nickname,
+    games, nickname, ranked,
     session::{self, Guest},
     ws, AppState,
 };
@@ -38,8 +39,8 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
             "/session",
             axum::routing::post(create_session).delete(end_session),
         )
-        .route("/me", get(me).patch(rename))
         .route("/games", post(games::create_game))
+        .route("/me", get(me).patch(rename).delete(auth::delete_account))
         .route("/invitations", post(games::create_invitation))
         .route(
             "/invitations/{token}/accept",
@@ -48,6 +49,13 @@ pub fn router(state: AppState, static_dir: Option<&Path>) -> Router {
         .route("/games/{id}", get(games::game_state))
         .route("/games/{id}/record", get(games::record))
         .route("/players/{id}/games", get(games::player_games))
+        // Ranked play.
+        .route("/config", get(auth::config))
+        .route("/auth/signin", post(auth::sign_in))
+        .route("/dev-oidc/jwks", get(auth::dev_jwks))
+        .route("/dev-oidc/token", post(auth::dev_token))
+        .route("/leaderboard/{variant}", get(ranked::leaderboard))
+        .route("/players/{id}/profile", get(ranked::profile))
         .fallback(api_not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES));
     let app = Router::new()
@@ -142,15 +150,19 @@ struct NicknameBody {
 
 /// A player as the API shows it.
 #[derive(Serialize)]
-struct PlayerView {
+#[serde(rename_all = "camelCase")]
+pub struct PlayerView {
     id: i64,
     nickname: String,
+    /// Signed in with an OpenID Connect account (may play ranked games).
+    signed_in: bool,
 }
 
 impl From<Player> for PlayerView {
     fn from(p: Player) -> Self {
         PlayerView {
             id: p.id.0,
+            signed_in: p.signed_in(),
             nickname: p.nickname,
         }
     }

@@ -6,12 +6,14 @@
 //! ([`error::ApiError`]). The binary calls [`run`]; tests call [`start`] with
 //! `--bind 127.0.0.1:0` and talk to [`Server::addr`].
 
+pub mod auth;
 pub mod error;
 pub mod games;
 pub mod http;
 pub mod lobby;
 pub mod nickname;
 pub mod opt;
+pub mod ranked;
 pub mod round;
 pub mod rounds;
 pub mod session;
@@ -47,6 +49,8 @@ pub struct AppState {
     pub clock: ClockConfig,
     /// Random matchmaking.
     pub lobby: Arc<dyn Lobby>,
+    /// Sign-in (OpenID Connect) for ranked play.
+    pub auth: auth::Auth,
 }
 
 impl FromRef<AppState> for Key {
@@ -128,6 +132,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         .await
         .with_context(|| format!("binding {}", opt.bind))?;
     let addr = listener.local_addr()?;
+    let auth = auth::Auth::from_opt(&opt, addr)?;
     let time: Arc<dyn TimeSource> = Arc::new(MonotonicTime::new());
     // One pool of search threads for every AI seat, off the async runtime.
     let ai = Arc::new(AiPool::new(PoolConfig {
@@ -155,6 +160,7 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
         rounds: rounds.clone(),
         clock,
         lobby: lobby.clone(),
+        auth,
     };
     let app = http::router(state, opt.static_dir.as_deref());
     let mut stop = shutdown_rx;

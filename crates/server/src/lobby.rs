@@ -154,6 +154,8 @@ impl LocalLobby {
             clock_state: Some(clock.state(now).encode()),
             status: GameStatus::Playing,
             rematch_of: None,
+            // Casual: the ranked queue is not built yet; AI stand-ins never play rated games.
+            rated: false,
         };
         let game = self.store.create_game(&new).await?;
         self.rounds.get(&game.id).await?;

@@ -64,6 +64,32 @@ pub struct Opt {
     /// other seat, in milliseconds.
     #[arg(long, env = "TTAKJI_STANDIN_AFTER_MS", default_value_t = 10_000)]
     pub standin_after_ms: u64,
+    /// OpenID Connect issuer whose ID tokens sign players in (their `iss`).
+    #[arg(
+        long,
+        env = "TTAKJI_OIDC_ISSUER",
+        default_value = "https://accounts.google.com"
+    )]
+    pub oidc_issuer: String,
+
+    /// Where the issuer publishes its signing keys (JWKS).
+    #[arg(
+        long,
+        env = "TTAKJI_OIDC_JWKS_URL",
+        default_value = "https://www.googleapis.com/oauth2/v3/certs"
+    )]
+    pub oidc_jwks_url: String,
+
+    /// Our OAuth client id at the issuer (the tokens' `aud`). Without it there is no sign-in
+    /// and ranked play is shown as unavailable.
+    #[arg(long, env = "TTAKJI_OIDC_CLIENT_ID")]
+    pub oidc_client_id: Option<String>,
+
+    /// DEVELOPMENT ONLY, INSECURE: the server becomes its own OpenID issuer and hands out
+    /// tokens for any account to anybody (for the browser tests). Refused unless bound to a
+    /// loopback address; deliberately has no environment variable.
+    #[arg(long)]
+    pub dev_oidc_issuer: bool,
 }
 
 impl Opt {

@@ -383,6 +383,8 @@ pub struct Round {
     generation: u64,
     /// The round's own queue, for search answers (weak: it must not keep the round alive).
     me: mpsc::WeakSender<Command>,
+    /// A rated game's rating changes once it is over (`ratingChanges` in the state).
+    rating_changes: Value,
 }
 
 /// Stored form of a move: the move, then ` start` or ` stop` for a Makruk count action.
@@ -513,7 +515,11 @@ impl Round {
             thinking: None,
             generation: 0,
             me: tx.downgrade(),
+            rating_changes: Value::Null,
         };
+        if round.row.rated && round.status == GameStatus::Finished {
+            round.rating_changes = round.load_rating_changes().await;
+        }
         // The board may have ended the game just before a crash, before the result was stored.
         if !round.status.is_over() {
             if let Some(outcome) = round.game.outcome() {
@@ -1011,6 +1017,9 @@ impl Round {
         if let Err(e) = self.store.finish_game(&self.row.id, &end).await {
             // The board result is replayed on the next load; others are lost with the store.
             tracing::error!(game = %self.row.id, error = %e, "result not stored");
+        } else if self.row.rated {
+            // The store moved the ratings with the result; read back what it did.
+            self.rating_changes = self.load_rating_changes().await;
         }
         self.status = end.status;
         self.row.result = end.result;
@@ -1084,6 +1093,8 @@ impl Round {
             clock_state,
             status: GameStatus::Playing,
             rematch_of: Some(self.row.id.clone()),
+            // Both players asked for the rematch: it is rated if the game was.
+            rated: self.row.rated,
         };
         let game = self.store.create_game(&new).await?;
         self.rematch = Some(game.id.clone());
@@ -1145,6 +1156,28 @@ impl Round {
                 let mut d = self.state_json(conn.side);
                 d["you"] = side_json(conn.side);
                 send(conn, &message("full", &d, Some(self.version)));
+            }
+        }
+    }
+
+    /// `{first: {before, after}, second: …}` of a finished rated game (`null` if none).
+    async fn load_rating_changes(&self) -> Value {
+        match self.store.rating_changes(&self.row.id).await {
+            Ok(changes) => {
+                let mut out = json!({ "first": Value::Null, "second": Value::Null });
+                for c in changes {
+                    let side = if Some(c.player) == self.row.first_player {
+                        "first"
+                    } else {
+                        "second"
+                    };
+                    out[side] = json!({ "before": c.before, "after": c.after });
+                }
+                out
+            }
+            Err(e) => {
+                tracing::warn!(game = %self.row.id, error = %e, "rating changes unreadable");
+                Value::Null
             }
         }
     }
@@ -1215,6 +1248,8 @@ impl Round {
             "id": self.row.id.as_str(),
             "variant": self.row.variant.name(),
             "mode": self.row.mode.as_str(),
+            "rated": self.row.rated,
+            "ratingChanges": self.rating_changes,
             "level": self.row.ai_level,
             "status": self.status.as_str(),
             "players": { "first": seat(Side::First), "second": seat(Side::Second) },

@@ -33,6 +33,7 @@ async fn game_from(server: &Server, variant: Variant, fen: &str) -> (Browser, Br
             clock_state: None,
             status: GameStatus::Playing,
             rematch_of: None,
+            rated: false,
         })
         .await
         .expect("game");
@@ -156,7 +157,7 @@ fn quiet_walk(fen: &str, plies: usize) -> Vec<String> {
             if pos.is_capture(m) || pos.is_zeroing(m) {
                 continue;
             }
-            let mut after = pos.clone();
+            let mut after = *pos;
             after.play_unchecked(m);
             let mut replies = MoveList::new();
             after.legal_moves(&mut replies);

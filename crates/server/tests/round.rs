@@ -234,6 +234,7 @@ async fn invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_o
             clock_state: None,
             status: GameStatus::Waiting,
             rematch_of: None,
+            rated: false,
         })
         .await
         .expect("game");

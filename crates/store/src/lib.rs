@@ -21,14 +21,16 @@
 
 mod migrate;
 mod model;
+pub mod rating;
 mod sql;
 
 use std::{sync::Arc, time::SystemTime};
 
 use async_trait::async_trait;
 pub use model::{
-    ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation, InvitationToken, Mode,
-    MoveRecord, NewGame, NewMove, Player, PlayerId, UnixMillis, INVITATION_LIFETIME_MS,
+    ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation, InvitationToken,
+    LeaderboardEntry, Mode, MoveRecord, NewGame, NewMove, Player, PlayerId, Rating, RatingChange,
+    UnixMillis, INVITATION_LIFETIME_MS, LEADERBOARD_MIN_GAMES,
 };
 pub use sql::{SqlStore, StoreOptions};
 pub use ttakji_rules::{Side, Variant};
@@ -127,7 +129,10 @@ pub trait Store: Send + Sync + 'static {
     /// Every move of a game, in order.
     async fn moves(&self, id: &GameId) -> Result<Vec<MoveRecord>>;
 
-    /// Ends a game; [`StoreError::Conflict`] if it is over already.
+    /// Ends a game; [`StoreError::Conflict`] if it is over already. A rated game that finishes
+    /// with a result between two players also updates both players' ratings and writes their
+    /// [`RatingChange`]s, in the same transaction: the result and the ratings are stored
+    /// together or not at all, and a second call changes nothing.
     async fn finish_game(&self, id: &GameId, end: &GameEnd) -> Result<()>;
 
     /// Every game that is waiting or being played: what the server restores on start.
@@ -163,6 +168,60 @@ pub trait Store: Send + Sync + 'static {
         by: PlayerId,
         now: UnixMillis,
     ) -> Result<Invitation>;
+
+    // --- ranked play ---
+
+    /// The player signed in with this OpenID Connect subject, if any.
+    async fn player_by_google_sub(&self, sub: &str) -> Result<Option<Player>>;
+
+    /// Links a guest to an OpenID Connect subject (first sign-in: nickname and games carry
+    /// over). [`StoreError::Conflict`] if the player is linked already, deleted, or the
+    /// subject belongs to another player.
+    async fn link_google_account(
+        &self,
+        id: PlayerId,
+        sub: &str,
+        email: Option<&str>,
+    ) -> Result<Player>;
+
+    /// A new player signed in with an OpenID Connect subject; [`StoreError::Conflict`] if the
+    /// subject is taken.
+    async fn create_google_account(
+        &self,
+        nickname: &str,
+        sub: &str,
+        email: Option<&str>,
+    ) -> Result<Player>;
+
+    /// Deletes a player's personal data: the nickname becomes `label`, the subject and e-mail
+    /// are cleared. Games, ratings and their history stay, under the label.
+    async fn delete_account(&self, id: PlayerId, label: &str, now: UnixMillis) -> Result<()>;
+
+    /// A player's ratings, one per game they played rated.
+    async fn ratings(&self, player: PlayerId) -> Result<Vec<Rating>>;
+
+    /// A player's rating changes, newest first, at most `limit`.
+    async fn rating_history(&self, player: PlayerId, limit: u32) -> Result<Vec<RatingChange>>;
+
+    /// The rating changes a game caused (none unless it is rated and finished).
+    async fn rating_changes(&self, game: &GameId) -> Result<Vec<RatingChange>>;
+
+    /// The best `limit` players of a game among those with at least
+    /// [`LEADERBOARD_MIN_GAMES`] rated games, the last ended at `active_since` or later.
+    async fn leaderboard(
+        &self,
+        variant: Variant,
+        active_since: UnixMillis,
+        limit: u32,
+    ) -> Result<Vec<LeaderboardEntry>>;
+
+    /// A player's own line of that leaderboard, wherever it is; `None` if they are not on it.
+    async fn leaderboard_entry(
+        &self,
+        player: PlayerId,
+        variant: Variant,
+        active_since: UnixMillis,
+    ) -> Result<Option<LeaderboardEntry>>;
 }
 
 /// Opens the store a URL names (`sqlite://…` or `postgres://…`), creating a SQLite file if

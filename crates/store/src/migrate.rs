@@ -11,17 +11,31 @@ use sqlx::migrate::{Migration, MigrationSource, MigrationType, Migrator};
 /// One embedded migration: version, description, SQL.
 type Embedded = (i64, &'static str, &'static str);
 
-const SQLITE: &[Embedded] = &[(
-    1,
-    "init",
-    include_str!("../migrations/sqlite/0001_init.sql"),
-)];
+const SQLITE: &[Embedded] = &[
+    (
+        1,
+        "init",
+        include_str!("../migrations/sqlite/0001_init.sql"),
+    ),
+    (
+        2,
+        "ranked",
+        include_str!("../migrations/sqlite/0002_ranked.sql"),
+    ),
+];
 
-const POSTGRES: &[Embedded] = &[(
-    1,
-    "init",
-    include_str!("../migrations/postgres/0001_init.sql"),
-)];
+const POSTGRES: &[Embedded] = &[
+    (
+        1,
+        "init",
+        include_str!("../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        "ranked",
+        include_str!("../migrations/postgres/0002_ranked.sql"),
+    ),
+];
 
 #[derive(Debug)]
 struct Source(&'static [Embedded]);

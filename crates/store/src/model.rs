@@ -152,6 +152,15 @@ pub struct Player {
     pub email: Option<String>,
     /// When the player was created.
     pub created_at: UnixMillis,
+    /// When the account was deleted (the nickname is then an anonymous label).
+    pub deleted_at: Option<UnixMillis>,
+}
+
+impl Player {
+    /// Whether the player signed in with an OpenID Connect account (may play rated games).
+    pub fn signed_in(&self) -> bool {
+        self.google_sub.is_some() && self.deleted_at.is_none()
+    }
 }
 
 /// The time control a game was created with.
@@ -188,6 +197,8 @@ pub struct NewGame {
     pub status: GameStatus,
     /// The game this is a rematch of.
     pub rematch_of: Option<GameId>,
+    /// Whether the result moves both players' ratings (never for AI games).
+    pub rated: bool,
 }
 
 /// A game as stored.
@@ -223,6 +234,8 @@ pub struct Game {
     pub created_at: UnixMillis,
     /// When it ended.
     pub finished_at: Option<UnixMillis>,
+    /// Whether the result moves both players' ratings.
+    pub rated: bool,
 }
 
 /// A move to append.
@@ -313,6 +326,54 @@ pub struct Invitation {
     pub consumed_at: Option<UnixMillis>,
     /// Who used it.
     pub consumed_by: Option<PlayerId>,
+}
+
+/// The fewest rated games that put a player on a leaderboard.
+pub const LEADERBOARD_MIN_GAMES: i64 = 10;
+
+/// A player's rating in one game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// Which game.
+    pub variant: Variant,
+    /// The Elo rating.
+    pub rating: i64,
+    /// Rated games played.
+    pub games: i64,
+    /// When the last of them ended.
+    pub last_played_at: UnixMillis,
+}
+
+/// One player's rating change from one rated game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RatingChange {
+    /// The game.
+    pub game_id: GameId,
+    /// The player.
+    pub player: PlayerId,
+    /// Which game (variant).
+    pub variant: Variant,
+    /// Rating before the game.
+    pub before: i64,
+    /// Rating after it.
+    pub after: i64,
+    /// When the game ended.
+    pub at: UnixMillis,
+}
+
+/// A line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LeaderboardEntry {
+    /// Place, from 1 (ties broken by player id: the older account first).
+    pub rank: i64,
+    /// The player.
+    pub player: PlayerId,
+    /// Their nickname.
+    pub nickname: String,
+    /// Their rating.
+    pub rating: i64,
+    /// Their rated games.
+    pub games: i64,
 }
 
 #[cfg(test)]

@@ -19,9 +19,11 @@ use ttakji_rules::{Side, Variant};
 use crate::{
     migrate,
     model::{hash_token, INVITATION_LIFETIME_MS},
-    now_millis, Backend, ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation,
-    InvitationToken, MoveRecord, NewGame, NewMove, Player, PlayerId, Result, Store, StoreError,
-    UnixMillis,
+    now_millis,
+    rating::{self, Score},
+    Backend, ClockSettings, Game, GameEnd, GameId, GameStatus, Invitation, InvitationToken,
+    LeaderboardEntry, MoveRecord, NewGame, NewMove, Player, PlayerId, Rating, RatingChange, Result,
+    Store, StoreError, UnixMillis, LEADERBOARD_MIN_GAMES,
 };
 
 /// Connection settings beyond the URL.
@@ -70,7 +72,9 @@ macro_rules! on_pool {
 
 const GAME_COLUMNS: &str = "id, variant, mode, ai_level, first_player, second_player, \
      initial_fen, clock_main_ms, clock_periods, clock_period_ms, clock_state, status, result, \
-     reason, rematch_of, created_at, finished_at";
+     reason, rematch_of, created_at, finished_at, rated";
+
+const PLAYER_COLUMNS: &str = "id, nickname, google_sub, email, created_at, deleted_at";
 
 const INVITATION_COLUMNS: &str =
     "game_id, creator, created_at, expires_at, consumed_at, consumed_by";
@@ -112,6 +116,7 @@ macro_rules! game_from_row {
             rematch_of: rematch.map(GameId),
             created_at: UnixMillis(row.try_get("created_at")?),
             finished_at: finished.map(UnixMillis),
+            rated: row.try_get("rated")?,
         }
     }};
 }
@@ -119,12 +124,14 @@ macro_rules! game_from_row {
 macro_rules! player_from_row {
     ($row:expr) => {{
         let row = &$row;
+        let deleted_at: Option<i64> = row.try_get("deleted_at")?;
         Player {
             id: PlayerId(row.try_get("id")?),
             nickname: row.try_get("nickname")?,
             google_sub: row.try_get("google_sub")?,
             email: row.try_get("email")?,
             created_at: UnixMillis(row.try_get("created_at")?),
+            deleted_at: deleted_at.map(UnixMillis),
         }
     }};
 }
@@ -143,6 +150,25 @@ macro_rules! invitation_from_row {
             consumed_by: consumed_by.map(PlayerId),
         }
     }};
+}
+
+macro_rules! rating_change_from_row {
+    ($row:expr) => {{
+        let row = &$row;
+        let variant: String = row.try_get("variant")?;
+        RatingChange {
+            game_id: GameId(row.try_get("game_id")?),
+            player: PlayerId(row.try_get("player_id")?),
+            variant: parse_variant(&variant)?,
+            before: row.try_get("rating_before")?,
+            after: row.try_get("rating_after")?,
+            at: UnixMillis(row.try_get("at")?),
+        }
+    }};
+}
+
+fn parse_variant(name: &str) -> Result<Variant> {
+    Variant::from_str(name).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
 
 /// Whether an error is a unique or primary key violation.
@@ -219,6 +245,13 @@ impl SqlStore {
         }
     }
 
+    /// Runs SQL as it is, returning the rows changed: for tests that plant a failure and for
+    /// the leaderboard benchmark's generator. Not for the server.
+    #[doc(hidden)]
+    pub async fn execute_raw(&self, sql: &str) -> Result<u64> {
+        Ok(on_pool!(self, pool => pool.execute(sql).await?.rows_affected()))
+    }
+
     async fn game_status(&self, id: &GameId) -> Result<GameStatus> {
         let status: Option<String> = on_pool!(self, pool => {
             sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
@@ -257,10 +290,10 @@ impl Store for SqlStore {
     async fn create_player(&self, nickname: &str) -> Result<Player> {
         let now = now_millis();
         let player = on_pool!(self, pool => {
-            let row = sqlx::query(
+            let row = sqlx::query(&format!(
                 "INSERT INTO players (nickname, created_at) VALUES ($1, $2) \
-                 RETURNING id, nickname, google_sub, email, created_at",
-            )
+                 RETURNING {PLAYER_COLUMNS}"
+            ))
             .bind(nickname)
             .bind(now.0)
             .fetch_one(pool)
@@ -272,10 +305,10 @@ impl Store for SqlStore {
 
     async fn rename_player(&self, id: PlayerId, nickname: &str) -> Result<Player> {
         let player = on_pool!(self, pool => {
-            let row = sqlx::query(
-                "UPDATE players SET nickname = $1 WHERE id = $2 \
-                 RETURNING id, nickname, google_sub, email, created_at",
-            )
+            let row = sqlx::query(&format!(
+                "UPDATE players SET nickname = $1 WHERE id = $2 AND deleted_at IS NULL \
+                 RETURNING {PLAYER_COLUMNS}"
+            ))
             .bind(nickname)
             .bind(id.0)
             .fetch_optional(pool)
@@ -290,9 +323,7 @@ impl Store for SqlStore {
 
     async fn player(&self, id: PlayerId) -> Result<Option<Player>> {
         Ok(on_pool!(self, pool => {
-            let row = sqlx::query(
-                "SELECT id, nickname, google_sub, email, created_at FROM players WHERE id = $1",
-            )
+            let row = sqlx::query(&format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1"))
             .bind(id.0)
             .fetch_optional(pool)
             .await?;
@@ -308,8 +339,8 @@ impl Store for SqlStore {
         let sql = format!(
             "INSERT INTO games (id, variant, mode, ai_level, first_player, second_player, \
              initial_fen, clock_main_ms, clock_periods, clock_period_ms, clock_state, status, \
-             rematch_of, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) \
+             rematch_of, created_at, rated) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
              RETURNING {GAME_COLUMNS}"
         );
         // A clash of random ids is all but impossible; try a few before giving up.
@@ -331,6 +362,7 @@ impl Store for SqlStore {
                     .bind(game.status.as_str())
                     .bind(game.rematch_of.as_ref().map(GameId::as_str))
                     .bind(now.0)
+                    .bind(game.rated)
                     .fetch_one(pool)
                     .await;
                 match row {
@@ -503,23 +535,104 @@ impl Store for SqlStore {
                 "a finished game must be finished or aborted",
             ));
         }
-        let changed = on_pool!(self, pool => {
-            sqlx::query(
-                "UPDATE games SET status = $1, result = $2, reason = $3, \
-                 clock_state = COALESCE($4, clock_state), finished_at = $5 \
-                 WHERE id = $6 AND status IN ('waiting', 'playing')",
-            )
-            .bind(end.status.as_str())
-            .bind(end.result.as_deref())
-            .bind(&end.reason)
-            .bind(end.clock_state.as_deref())
-            .bind(end.at.0)
-            .bind(id.as_str())
-            .execute(pool)
-            .await?
-            .rows_affected()
+        // PostgreSQL: lock both rating rows so that two games ending at once for one player
+        // read and write in turn. SQLite: the games update already holds the write lock.
+        let lock = match self.backend() {
+            Backend::Postgres => " FOR UPDATE",
+            Backend::Sqlite => "",
+        };
+        let select_rating = format!(
+            "SELECT rating, games FROM ratings WHERE player_id = $1 AND variant = $2{lock}"
+        );
+        let outcome: std::result::Result<bool, sqlx::Error> = on_pool!(self, pool => {
+            async {
+                let mut tx = pool.begin().await?;
+                let row = sqlx::query(
+                    "UPDATE games SET status = $1, result = $2, reason = $3, \
+                     clock_state = COALESCE($4, clock_state), finished_at = $5 \
+                     WHERE id = $6 AND status IN ('waiting', 'playing') \
+                     RETURNING rated, variant, first_player, second_player",
+                )
+                .bind(end.status.as_str())
+                .bind(end.result.as_deref())
+                .bind(&end.reason)
+                .bind(end.clock_state.as_deref())
+                .bind(end.at.0)
+                .bind(id.as_str())
+                .fetch_optional(&mut *tx)
+                .await?;
+                let Some(row) = row else {
+                    return Ok(false);
+                };
+                let rated: bool = row.try_get("rated")?;
+                let variant: String = row.try_get("variant")?;
+                let first: Option<i64> = row.try_get("first_player")?;
+                let second: Option<i64> = row.try_get("second_player")?;
+                let scores = end.result.as_deref().and_then(Score::from_result);
+                if let (true, GameStatus::Finished, Some((a, b)), Some(first), Some(second)) =
+                    (rated, end.status, scores, first, second)
+                {
+                    let players = [(first, a), (second, b)];
+                    // Rows are created and locked in id order, so two transactions never wait
+                    // on each other in a cycle.
+                    let mut order = [0, 1];
+                    if second < first {
+                        order = [1, 0];
+                    }
+                    let mut current = [(rating::INITIAL, 0i64); 2];
+                    for i in order {
+                        sqlx::query(
+                            "INSERT INTO ratings (player_id, variant, rating, games, last_played_at) \
+                             VALUES ($1, $2, $3, 0, $4) ON CONFLICT (player_id, variant) DO NOTHING",
+                        )
+                        .bind(players[i].0)
+                        .bind(&variant)
+                        .bind(rating::INITIAL)
+                        .bind(end.at.0)
+                        .execute(&mut *tx)
+                        .await?;
+                        let r = sqlx::query(&select_rating)
+                            .bind(players[i].0)
+                            .bind(&variant)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        current[i] = (r.try_get("rating")?, r.try_get("games")?);
+                    }
+                    for i in 0..2 {
+                        let (rating, games) = current[i];
+                        let opponent = current[1 - i].0;
+                        let after = rating::update(rating, games, opponent, players[i].1);
+                        sqlx::query(
+                            "UPDATE ratings SET rating = $1, games = games + 1, last_played_at = $2 \
+                             WHERE player_id = $3 AND variant = $4",
+                        )
+                        .bind(after)
+                        .bind(end.at.0)
+                        .bind(players[i].0)
+                        .bind(&variant)
+                        .execute(&mut *tx)
+                        .await?;
+                        sqlx::query(
+                            "INSERT INTO rating_history \
+                             (game_id, player_id, variant, rating_before, rating_after, at) \
+                             VALUES ($1, $2, $3, $4, $5, $6)",
+                        )
+                        .bind(id.as_str())
+                        .bind(players[i].0)
+                        .bind(&variant)
+                        .bind(rating)
+                        .bind(after)
+                        .bind(end.at.0)
+                        .execute(&mut *tx)
+                        .await?;
+                    }
+                }
+                tx.commit().await?;
+                Ok(true)
+            }
+            .await
         });
-        if changed == 1 {
+        if outcome? {
             return Ok(());
         }
         self.game_status(id).await?;
@@ -639,5 +752,252 @@ impl Store for SqlStore {
             Some(i) if i.consumed_at.is_some() => Err(StoreError::ConsumedInvitation),
             Some(_) => Err(StoreError::ExpiredInvitation),
         }
+    }
+
+    // --- ranked play ---
+
+    async fn player_by_google_sub(&self, sub: &str) -> Result<Option<Player>> {
+        let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE google_sub = $1");
+        Ok(on_pool!(self, pool => {
+            let row = sqlx::query(&sql).bind(sub).fetch_optional(pool).await?;
+            match row {
+                Some(row) => Some(player_from_row!(row)),
+                None => None,
+            }
+        }))
+    }
+
+    async fn link_google_account(
+        &self,
+        id: PlayerId,
+        sub: &str,
+        email: Option<&str>,
+    ) -> Result<Player> {
+        let sql = format!(
+            "UPDATE players SET google_sub = $1, email = $2 \
+             WHERE id = $3 AND google_sub IS NULL AND deleted_at IS NULL \
+             RETURNING {PLAYER_COLUMNS}"
+        );
+        let linked = on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(sub)
+                .bind(email)
+                .bind(id.0)
+                .fetch_optional(pool)
+                .await;
+            match row {
+                Ok(Some(row)) => Ok(Some(player_from_row!(row))),
+                Ok(None) => Ok(None),
+                Err(e) => Err(e),
+            }
+        });
+        match linked {
+            Ok(Some(player)) => Ok(player),
+            Ok(None) => match self.player(id).await? {
+                None => Err(StoreError::NotFound("player")),
+                Some(_) => Err(StoreError::Conflict(
+                    "the player is linked to an account already",
+                )),
+            },
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(
+                "the account belongs to another player",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn create_google_account(
+        &self,
+        nickname: &str,
+        sub: &str,
+        email: Option<&str>,
+    ) -> Result<Player> {
+        let sql = format!(
+            "INSERT INTO players (nickname, google_sub, email, created_at) VALUES ($1, $2, $3, $4) \
+             RETURNING {PLAYER_COLUMNS}"
+        );
+        let now = now_millis();
+        let created = on_pool!(self, pool => {
+            let row = sqlx::query(&sql)
+                .bind(nickname)
+                .bind(sub)
+                .bind(email)
+                .bind(now.0)
+                .fetch_one(pool)
+                .await;
+            match row {
+                Ok(row) => Ok(player_from_row!(row)),
+                Err(e) => Err(e),
+            }
+        });
+        match created {
+            Ok(player) => Ok(player),
+            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(
+                "the account belongs to another player",
+            )),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    async fn delete_account(&self, id: PlayerId, label: &str, now: UnixMillis) -> Result<()> {
+        let changed = on_pool!(self, pool => {
+            sqlx::query(
+                "UPDATE players SET nickname = $1, google_sub = NULL, email = NULL, \
+                 deleted_at = COALESCE(deleted_at, $2) WHERE id = $3",
+            )
+            .bind(label)
+            .bind(now.0)
+            .bind(id.0)
+            .execute(pool)
+            .await?
+            .rows_affected()
+        });
+        if changed == 1 {
+            Ok(())
+        } else {
+            Err(StoreError::NotFound("player"))
+        }
+    }
+
+    async fn ratings(&self, player: PlayerId) -> Result<Vec<Rating>> {
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(
+                "SELECT variant, rating, games, last_played_at FROM ratings \
+                 WHERE player_id = $1 AND games > 0 ORDER BY variant",
+            )
+            .bind(player.0)
+            .fetch_all(pool)
+            .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                let variant: String = row.try_get("variant")?;
+                out.push(Rating {
+                    variant: parse_variant(&variant)?,
+                    rating: row.try_get("rating")?,
+                    games: row.try_get("games")?,
+                    last_played_at: UnixMillis(row.try_get("last_played_at")?),
+                });
+            }
+            out
+        }))
+    }
+
+    async fn rating_history(&self, player: PlayerId, limit: u32) -> Result<Vec<RatingChange>> {
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(
+                "SELECT game_id, player_id, variant, rating_before, rating_after, at \
+                 FROM rating_history WHERE player_id = $1 ORDER BY at DESC, game_id LIMIT $2",
+            )
+            .bind(player.0)
+            .bind(i64::from(limit))
+            .fetch_all(pool)
+            .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                out.push(rating_change_from_row!(row));
+            }
+            out
+        }))
+    }
+
+    async fn rating_changes(&self, game: &GameId) -> Result<Vec<RatingChange>> {
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(
+                "SELECT game_id, player_id, variant, rating_before, rating_after, at \
+                 FROM rating_history WHERE game_id = $1 ORDER BY player_id",
+            )
+            .bind(game.as_str())
+            .fetch_all(pool)
+            .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for row in rows {
+                out.push(rating_change_from_row!(row));
+            }
+            out
+        }))
+    }
+
+    async fn leaderboard(
+        &self,
+        variant: Variant,
+        active_since: UnixMillis,
+        limit: u32,
+    ) -> Result<Vec<LeaderboardEntry>> {
+        // The games threshold is written into the SQL, not bound, so that the planner sees it
+        // matches the partial index `ratings_leaderboard`.
+        let sql = format!(
+            "SELECT r.player_id, p.nickname, r.rating, r.games \
+             FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE r.variant = $1 AND r.games >= {LEADERBOARD_MIN_GAMES} \
+             AND r.last_played_at >= $2 AND p.deleted_at IS NULL \
+             ORDER BY r.rating DESC, r.player_id LIMIT $3"
+        );
+        Ok(on_pool!(self, pool => {
+            let rows = sqlx::query(&sql)
+                .bind(variant.name())
+                .bind(active_since.0)
+                .bind(i64::from(limit))
+                .fetch_all(pool)
+                .await?;
+            let mut out = Vec::with_capacity(rows.len());
+            for (rank, row) in (1..).zip(rows) {
+                out.push(LeaderboardEntry {
+                    rank,
+                    player: PlayerId(row.try_get("player_id")?),
+                    nickname: row.try_get("nickname")?,
+                    rating: row.try_get("rating")?,
+                    games: row.try_get("games")?,
+                });
+            }
+            out
+        }))
+    }
+
+    async fn leaderboard_entry(
+        &self,
+        player: PlayerId,
+        variant: Variant,
+        active_since: UnixMillis,
+    ) -> Result<Option<LeaderboardEntry>> {
+        let qualifies = format!(
+            "r.variant = $1 AND r.games >= {LEADERBOARD_MIN_GAMES} \
+             AND r.last_played_at >= $2 AND p.deleted_at IS NULL"
+        );
+        let own = format!(
+            "SELECT p.nickname, r.rating, r.games FROM ratings r \
+             JOIN players p ON p.id = r.player_id WHERE {qualifies} AND r.player_id = $3"
+        );
+        let above = format!(
+            "SELECT COUNT(*) FROM ratings r JOIN players p ON p.id = r.player_id \
+             WHERE {qualifies} AND (r.rating > $3 OR (r.rating = $3 AND r.player_id < $4))"
+        );
+        Ok(on_pool!(self, pool => {
+            let row = sqlx::query(&own)
+                .bind(variant.name())
+                .bind(active_since.0)
+                .bind(player.0)
+                .fetch_optional(pool)
+                .await?;
+            match row {
+                None => None,
+                Some(row) => {
+                    let rating: i64 = row.try_get("rating")?;
+                    let better: i64 = sqlx::query_scalar(&above)
+                        .bind(variant.name())
+                        .bind(active_since.0)
+                        .bind(rating)
+                        .bind(player.0)
+                        .fetch_one(pool)
+                        .await?;
+                    Some(LeaderboardEntry {
+                        rank: better + 1,
+                        player,
+                        nickname: row.try_get("nickname")?,
+                        rating,
+                        games: row.try_get("games")?,
+                    })
+                }
+            }
+        }))
     }
 }

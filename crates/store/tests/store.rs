@@ -87,6 +87,7 @@ fn friend_game(first: PlayerId) -> NewGame {
         clock_state: Some("v=1 start".into()),
         status: GameStatus::Waiting,
         rematch_of: None,
+        rated: false,
     }
 }
 
@@ -512,4 +513,302 @@ async fn connect_picks_the_backend_from_the_url() {
         .expect("memory");
     assert_eq!(memory.backend(), Backend::Sqlite);
     memory.create_player("alice").await.expect("works");
+}
+
+// --- ranked play ---
+
+/// A rated Makruk game between `first` and `second`, being played.
+async fn rated_game(s: &SqlStore, first: PlayerId, second: PlayerId) -> GameId {
+    s.create_game(&NewGame {
+        second_player: Some(second),
+        status: GameStatus::Playing,
+        rated: true,
+        ..friend_game(first)
+    })
+    .await
+    .expect("rated game")
+    .id
+}
+
+async fn rating_of(s: &SqlStore, p: PlayerId) -> Option<(i64, i64)> {
+    s.ratings(p)
+        .await
+        .expect("ratings")
+        .into_iter()
+        .find(|r| r.variant == Variant::Makruk)
+        .map(|r| (r.rating, r.games))
+}
+
+#[tokio::test]
+async fn a_rated_result_moves_both_ratings_once() {
+    on_both("rated", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let b = s.create_player("bob").await.expect("b");
+        let g = rated_game(&s, a.id, b.id).await;
+        assert!(s.game(&g).await.expect("get").expect("some").rated);
+        s.finish_game(&g, &end("1-0", "checkmate", 10))
+            .expect_ok()
+            .await;
+        assert_eq!(rating_of(&s, a.id).await, Some((1220, 1)));
+        assert_eq!(rating_of(&s, b.id).await, Some((1180, 1)));
+        let changes = s.rating_changes(&g).await.expect("changes");
+        let pairs: Vec<_> = changes
+            .iter()
+            .map(|c| (c.player, c.before, c.after))
+            .collect();
+        assert!(pairs.contains(&(a.id, 1200, 1220)) && pairs.contains(&(b.id, 1200, 1180)));
+
+        // A retry of the same end (a second finish) changes nothing.
+        assert!(matches!(
+            s.finish_game(&g, &end("1-0", "checkmate", 10)).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert_eq!(rating_of(&s, a.id).await, Some((1220, 1)));
+        assert_eq!(s.rating_changes(&g).await.expect("changes").len(), 2);
+
+        // The second game starts from the new ratings: 1180 draws 1220 (K 40):
+        // E(1180) = 1 / (1 + 10^(40/400)) = 0.4425; 40 · 0.0575 = 2.30 → +2, and −2.
+        let g2 = rated_game(&s, b.id, a.id).await;
+        s.finish_game(&g2, &end("1/2-1/2", "agreement", 20))
+            .expect_ok()
+            .await;
+        assert_eq!(rating_of(&s, a.id).await, Some((1218, 2)));
+        assert_eq!(rating_of(&s, b.id).await, Some((1182, 2)));
+        let history = s.rating_history(a.id, 10).await.expect("history");
+        assert_eq!(
+            history
+                .iter()
+                .map(|c| (c.game_id.clone(), c.before, c.after))
+                .collect::<Vec<_>>(),
+            vec![(g2.clone(), 1220, 1218), (g.clone(), 1200, 1220)]
+        );
+
+        // Unrated games and aborted rated games leave ratings alone.
+        let casual = s
+            .create_game(&NewGame {
+                second_player: Some(b.id),
+                status: GameStatus::Playing,
+                ..friend_game(a.id)
+            })
+            .await
+            .expect("casual");
+        s.finish_game(&casual.id, &end("1-0", "resign", 30))
+            .expect_ok()
+            .await;
+        let aborted = rated_game(&s, a.id, b.id).await;
+        s.finish_game(
+            &aborted,
+            &GameEnd {
+                status: GameStatus::Aborted,
+                result: None,
+                reason: "abort".into(),
+                clock_state: None,
+                at: UnixMillis(40),
+            },
+        )
+        .expect_ok()
+        .await;
+        assert_eq!(rating_of(&s, a.id).await, Some((1218, 2)));
+        assert!(s.rating_changes(&casual.id).await.expect("c").is_empty());
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_failure_inside_the_result_transaction_applies_nothing() {
+    on_both("rated_atomic", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let b = s.create_player("bob").await.expect("b");
+        let g = rated_game(&s, a.id, b.id).await;
+        // Stand-in for a crash after the first player's update: the second player's history
+        // row already exists, so the last insert of the transaction fails.
+        s.execute_raw(&format!(
+            "INSERT INTO rating_history \
+             (game_id, player_id, variant, rating_before, rating_after, at) \
+             VALUES ('{g}', {}, 'makruk', 1, 1, 1)",
+            b.id.0
+        ))
+        .await
+        .expect("plant");
+        assert!(s.finish_game(&g, &end("1-0", "resign", 10)).await.is_err());
+        let game = s.game(&g).await.expect("get").expect("some");
+        assert_eq!(
+            game.status,
+            GameStatus::Playing,
+            "the result was rolled back"
+        );
+        assert_eq!(rating_of(&s, a.id).await, None, "no half-applied rating");
+        assert_eq!(rating_of(&s, b.id).await, None);
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn ai_games_cannot_be_rated() {
+    on_both("rated_ai", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let refused = s
+            .create_game(&NewGame {
+                mode: Mode::Ai,
+                ai_level: Some("easy".into()),
+                rated: true,
+                ..friend_game(a.id)
+            })
+            .await;
+        assert!(matches!(refused, Err(StoreError::Db(_))), "{refused:?}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn accounts_link_once_and_deletion_anonymises() {
+    on_both("accounts", |s| async move {
+        let guest = s.create_player("somchai").await.expect("guest");
+        assert!(!guest.signed_in());
+        let linked = s
+            .link_google_account(guest.id, "sub-1", Some("s@example.com"))
+            .await
+            .expect("link");
+        assert_eq!((linked.id, linked.nickname.as_str()), (guest.id, "somchai"));
+        assert!(linked.signed_in());
+        assert_eq!(
+            s.player_by_google_sub("sub-1")
+                .await
+                .expect("by sub")
+                .map(|p| p.id),
+            Some(guest.id)
+        );
+        // Linked already; a subject someone else has.
+        assert!(matches!(
+            s.link_google_account(guest.id, "sub-2", None).await,
+            Err(StoreError::Conflict(_))
+        ));
+        let other = s.create_player("lin").await.expect("other");
+        assert!(matches!(
+            s.link_google_account(other.id, "sub-1", None).await,
+            Err(StoreError::Conflict(_))
+        ));
+        assert!(matches!(
+            s.create_google_account("x", "sub-1", None).await,
+            Err(StoreError::Conflict(_))
+        ));
+        let fresh = s
+            .create_google_account("wei", "sub-3", None)
+            .await
+            .expect("new account");
+        assert!(fresh.signed_in());
+
+        // Deleting keeps the games, under an anonymous label, and frees the subject.
+        let g = rated_game(&s, guest.id, fresh.id).await;
+        s.finish_game(&g, &end("1-0", "resign", 10))
+            .expect_ok()
+            .await;
+        s.delete_account(guest.id, "anonymous", UnixMillis(99))
+            .await
+            .expect("delete");
+        let gone = s.player(guest.id).await.expect("get").expect("row kept");
+        assert_eq!(gone.nickname, "anonymous");
+        assert_eq!((gone.google_sub, gone.email), (None, None));
+        assert_eq!(gone.deleted_at, Some(UnixMillis(99)));
+        assert!(!s.player(guest.id).await.expect("p").expect("p").signed_in());
+        assert_eq!(s.player_by_google_sub("sub-1").await.expect("sub"), None);
+        assert_eq!(
+            s.game(&g).await.expect("g").expect("kept").first_player,
+            Some(guest.id)
+        );
+        assert!(matches!(
+            s.rename_player(guest.id, "back").await,
+            Err(StoreError::NotFound(_))
+        ));
+        assert!(matches!(
+            s.delete_account(PlayerId(999_999), "anonymous", UnixMillis(1))
+                .await,
+            Err(StoreError::NotFound(_))
+        ));
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn leaderboards_list_active_players_with_enough_games() {
+    on_both("leaderboard", |s| async move {
+        let mut players = Vec::new();
+        for name in ["p0", "p1", "p2", "p3"] {
+            players.push(s.create_player(name).await.expect("p").id);
+        }
+        // p0 beats p1 ten times, p2 beats p3 ten times; p3's last game is the oldest.
+        for i in 0..10i64 {
+            for (w, l, at) in [(0, 1, 1_000 + i), (2, 3, 500 + i)] {
+                let g = rated_game(&s, players[w], players[l]).await;
+                s.finish_game(&g, &end("1-0", "resign", at))
+                    .expect_ok()
+                    .await;
+            }
+        }
+        // p0's first game of only a few in xiangqi does not put them on that board.
+        let board = s
+            .leaderboard(Variant::Makruk, UnixMillis(0), 100)
+            .await
+            .expect("board");
+        let ids: Vec<_> = board.iter().map(|e| (e.rank, e.player, e.games)).collect();
+        assert_eq!(ids.len(), 4);
+        // p0 and p2 have the same record, so the same rating: ties go to the lower id.
+        assert_eq!(board[0].rating, board[1].rating);
+        assert_eq!(
+            ids[..2],
+            [(1, players[0], 10), (2, players[2], 10)],
+            "{board:?}"
+        );
+        assert_eq!(board[0].nickname, "p0");
+        assert!(board[2].rating == board[3].rating && board[2].rating < board[0].rating);
+
+        // Only players active since 1 000: p2 and p3 drop off.
+        let recent = s
+            .leaderboard(Variant::Makruk, UnixMillis(1_000), 100)
+            .await
+            .expect("recent");
+        assert_eq!(
+            recent.iter().map(|e| e.player).collect::<Vec<_>>(),
+            vec![players[0], players[1]]
+        );
+        assert_eq!(
+            s.leaderboard(Variant::Makruk, UnixMillis(0), 1)
+                .await
+                .expect("top 1")
+                .len(),
+            1
+        );
+        assert!(s
+            .leaderboard(Variant::Xiangqi, UnixMillis(0), 100)
+            .await
+            .expect("empty")
+            .is_empty());
+
+        // Own entries agree with the board.
+        for e in &board {
+            let own = s
+                .leaderboard_entry(e.player, Variant::Makruk, UnixMillis(0))
+                .await
+                .expect("own");
+            assert_eq!(own.as_ref(), Some(e));
+        }
+        assert_eq!(
+            s.leaderboard_entry(players[3], Variant::Makruk, UnixMillis(1_000))
+                .await
+                .expect("inactive"),
+            None
+        );
+
+        // A deleted account leaves the board.
+        s.delete_account(players[0], "anonymous", UnixMillis(5))
+            .await
+            .expect("delete");
+        let after = s
+            .leaderboard(Variant::Makruk, UnixMillis(0), 100)
+            .await
+            .expect("after");
+        assert_eq!(after[0].player, players[2]);
+        assert_eq!(after.len(), 3);
+    })
+    .await;
 }

@@ -1,6 +1,6 @@
 //! The HTTP API (docs/protocol.md), same origin, JSON in and out.
 
-import type { GameState, Invitation, Level, Me, Side, VariantKey } from './protocol';
+import type { GameState, GameSummary, Invitation, Leaderboard, Level, Me, Profile, ServerConfig, Side, VariantKey } from './protocol';
 
 export class ApiError extends Error {
   constructor(
@@ -44,9 +44,17 @@ export const api = {
   rename: (nickname: string) => call<Me>('PATCH', '/api/me', { nickname }),
   createAiGame: (variant: VariantKey, level: Level, side: Side | 'random') =>
     call<{ id: string }>('POST', '/api/games', { variant, mode: 'ai', level, side }),
-  invite: (variant: VariantKey) => call<Invitation>('POST', '/api/invitations', { variant }),
+  invite: (variant: VariantKey, rated = false) => call<Invitation>('POST', '/api/invitations', { variant, rated }),
   accept: (token: string) => call<{ gameId: string }>('POST', `/api/invitations/${encodeURIComponent(token)}/accept`),
   game: (id: string) => call<GameState>('GET', `/api/games/${encodeURIComponent(id)}`),
+  config: () => call<ServerConfig>('GET', '/api/config'),
+  signIn: (credential: string) => call<Me>('POST', '/api/auth/signin', { credential }),
+  signOut: () => call<null>('DELETE', '/api/session'),
+  deleteAccount: () => call<null>('DELETE', '/api/me'),
+  devToken: (sub: string, name?: string) => call<{ credential: string }>('POST', '/api/dev-oidc/token', { sub, name }),
+  leaderboard: (variant: VariantKey) => call<Leaderboard>('GET', `/api/leaderboard/${variant}`),
+  profile: (id: number) => call<Profile>('GET', `/api/players/${id}/profile`),
+  playerGames: (id: number) => call<{ games: GameSummary[] }>('GET', `/api/players/${id}/games`),
 };
 
 export const recordUrl = (id: string): string => `/api/games/${encodeURIComponent(id)}/record`;

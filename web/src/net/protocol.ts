@@ -96,6 +96,15 @@ export interface GameState {
   status?: 'waiting' | 'playing' | 'finished' | 'aborted';
   /** Once both agreed to a rematch: the new game's id. */
   rematch?: string | null;
+  /** A ranked game: the result moves both players' ratings. */
+  rated?: boolean;
+  /** After a ranked game: each side's rating before and after it. */
+  ratingChanges?: { first: RatingChange | null; second: RatingChange | null } | null;
+}
+
+export interface RatingChange {
+  before: number;
+  after: number;
 }
 
 export interface MoveEvent {
@@ -129,6 +138,52 @@ export interface Envelope<T = unknown> {
 export interface Me {
   id: number;
   nickname: string;
+  /** Signed in with an OpenID Connect (Google) account: may play ranked games. */
+  signedIn?: boolean;
+}
+
+/** `GET /api/config`. */
+export interface ServerConfig {
+  ranked: { available: boolean; reason?: string; clientId?: string; dev: boolean };
+}
+
+export interface LeaderboardLine {
+  rank: number;
+  id: number;
+  name: string;
+  rating: number;
+  games: number;
+}
+
+/** `GET /api/leaderboard/{variant}`. */
+export interface Leaderboard {
+  variant: VariantKey;
+  minGames: number;
+  activeDays: number;
+  top: LeaderboardLine[];
+  you: { rank: number; rating: number; games: number } | null;
+}
+
+/** `GET /api/players/{id}/profile`. */
+export interface Profile {
+  id: number;
+  name: string;
+  signedIn: boolean;
+  deleted: boolean;
+  ratings: Array<{ variant: VariantKey; rating: number; games: number; rank: number | null }>;
+  history: Array<{ gameId: string; variant: VariantKey; before: number; after: number; at: number }>;
+}
+
+/** A line of `GET /api/players/{id}/games`. */
+export interface GameSummary {
+  id: string;
+  variant: VariantKey;
+  mode: Mode;
+  players: { first: { id: number; name: string } | null; second: { id: number; name: string } | null };
+  result: string | null;
+  reason: string | null;
+  createdAt: number;
+  finishedAt: number | null;
 }
 
 export interface Invitation {

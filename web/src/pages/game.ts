@@ -37,6 +37,9 @@ export class GameCtrl implements PageCtrl {
   copied = false;
   /** The server says there is no such game. */
   missing = false;
+  /** Ranked games: the players' ratings in this game, by player id. */
+  ratings: Partial<Record<number, number>> = {};
+  private ratingsAsked = false;
   private checked = false;
   private socket: Socket;
   private ticker: ReturnType<typeof setInterval>;
@@ -134,9 +137,28 @@ export class GameCtrl implements PageCtrl {
     );
   }
 
+  private async loadRatings(g: GameState): Promise<void> {
+    for (const p of [g.players.first, g.players.second]) {
+      if (p.id === null) continue;
+      try {
+        const profile = await api.profile(p.id);
+        const r = profile.ratings.find((x) => x.variant === g.variant);
+        // Before a first ranked game the rating is the starting one.
+        this.ratings[p.id] = r?.rating ?? 1200;
+      } catch {
+        /* the name is shown without a rating */
+      }
+    }
+    this.app.redraw();
+  }
+
   apply(g: GameState, moved: readonly string[] | null): void {
     const v = variants[g.variant];
     this.game = g;
+    if (g.rated && !this.ratingsAsked) {
+      this.ratingsAsked = true;
+      void this.loadRatings(g);
+    }
     this.clockAt = performance.now();
     this.pendingId = null;
     if (g.result) {

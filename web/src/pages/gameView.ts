@@ -59,10 +59,40 @@ function playerStrip(c: GameCtrl, g: GameState, side: Side, pos: 'top' | 'bottom
       h('span.sr-only', `${colourName(g, side)}: `),
       playerName(g, side),
       g.you === side ? h('span.you', ` (${t('game.you')})`) : null,
+      ratingBadge(c, g, side),
     ]),
     !p.ai && p.id !== null ? h('span.presence', { class: { on: p.connected }, attrs: { 'aria-hidden': 'true' } }) : null,
     clockView(c, g, side),
   ]);
+}
+
+/** A ranked game's rating next to the name (after the game: the new one). */
+function ratingBadge(c: GameCtrl, g: GameState, side: Side): VNode | null {
+  if (!g.rated) return null;
+  const id = g.players[side].id;
+  const rating = g.ratingChanges?.[side]?.after ?? (id === null ? undefined : c.ratings[id]);
+  return rating === undefined ? null : h('span.rating', { attrs: { 'data-testid': `rating-${side}`, title: t('ranked.rating') } }, ` ${rating}`);
+}
+
+/** After a ranked game: how the ratings moved (the player's own first). */
+function ratingChangeView(g: GameState): VNode | null {
+  if (!g.rated) return null;
+  const changes = g.ratingChanges;
+  if (!changes) return h('p.rated', { attrs: { 'data-testid': 'rated' } }, t('ranked.rated'));
+  const sides: Side[] = g.you === 'second' ? ['second', 'first'] : ['first', 'second'];
+  return h(
+    'ul.rating-changes',
+    { attrs: { 'data-testid': 'rating-changes' } },
+    sides.map((side) => {
+      const ch = changes[side];
+      if (!ch) return null;
+      const delta = ch.after - ch.before;
+      return h('li', { attrs: { 'data-testid': `rating-change-${side}` } }, [
+        `${playerName(g, side)}: `,
+        t('ranked.change', { before: ch.before, after: ch.after, delta: delta > 0 ? `+${delta}` : String(delta) }),
+      ]);
+    }),
+  );
 }
 
 function connView(c: GameCtrl): VNode {
@@ -278,6 +308,7 @@ export function gameView(c: GameCtrl): VNode {
     h('aside.side', [
       connView(c),
       statusView(g),
+      ratingChangeView(g),
       lastMoveAnnouncement(g),
       g.you ? null : h('p.hint', t('game.spectating')),
       gone ? h('p.warn', { attrs: { role: 'alert', 'data-testid': 'opponent-gone' } }, t('game.opponentGone', { name: gone })) : null,

@@ -18,6 +18,8 @@ export class HomeCtrl implements PageCtrl {
   busy: Busy = null;
   queue: 'idle' | 'joining' | 'queued' = 'idle';
   error = '';
+  /** The friend game is to be ranked (signed-in players only). */
+  rated = false;
   private lobby: Socket | null = null;
 
   constructor(
@@ -64,7 +66,7 @@ export class HomeCtrl implements PageCtrl {
     this.error = '';
     this.app.redraw();
     try {
-      const inv = await api.invite(this.variant);
+      const inv = await api.invite(this.variant, this.rated && this.app.me?.signedIn === true);
       rememberInvitation(inv);
       this.app.navigate(`/game/${inv.gameId}`);
     } catch (e) {
@@ -156,6 +158,27 @@ function preview(c: HomeCtrl): VNode {
   });
 }
 
+/** The ranked checkbox for signed-in players, else why there is none. */
+function rankedChoice(c: HomeCtrl): VNode | null {
+  const app = c.app;
+  if (!app.config) return null;
+  if (!app.config.ranked.available) return h('p.hint', { attrs: { 'data-testid': 'ranked-unavailable' } }, t('ranked.unavailable'));
+  if (!app.me?.signedIn) return h('p.hint', t('ranked.signInToPlay'));
+  return h('label.choice', [
+    h('input', {
+      attrs: { type: 'checkbox', 'data-testid': 'rated' },
+      props: { checked: c.rated },
+      on: {
+        change: (e: Event) => {
+          c.rated = (e.target as HTMLInputElement).checked;
+          app.redraw();
+        },
+      },
+    }),
+    h('span', t('ranked.ratedOption')),
+  ]);
+}
+
 export function homeView(c: HomeCtrl): VNode {
   const app = c.app;
   const v = variants[c.variant];
@@ -215,6 +238,7 @@ export function homeView(c: HomeCtrl): VNode {
       h('section.panel.mode', { attrs: { 'aria-labelledby': 'friend-title' } }, [
         h('h2#friend-title', t('home.playFriend')),
         h('p.hint', t('home.playFriendDesc')),
+        rankedChoice(c),
         h(
           'button.primary',
           { attrs: { type: 'button', disabled: c.busy !== null, 'data-testid': 'play-friend' }, on: { click: () => void c.playFriend() } },

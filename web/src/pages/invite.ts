@@ -56,7 +56,16 @@ export class InviteCtrl implements PageCtrl {
       this.app.navigate(`/game/${gameId}`, true);
     } catch (e) {
       const status = e instanceof ApiError ? e.status : 0;
-      this.error = status === 404 ? 'invite.unknown' : status === 410 ? 'invite.expired' : status === 409 ? 'invite.taken' : 'errors.network';
+      this.error =
+        status === 404
+          ? 'invite.unknown'
+          : status === 410
+            ? 'invite.expired'
+            : status === 409
+              ? 'invite.taken'
+              : status === 403
+                ? 'ranked.needSignIn'
+                : 'errors.network';
       this.app.redraw();
     }
   }

@@ -45,6 +45,7 @@ tokio::task_local! {
 }
 
 /// Generates, for each listed `async fn`, a module with a `sqlite` and a `postgres` test.
+#[allow(unused_macros)] // Not every test file runs on both stores.
 macro_rules! on_both {
     ($($name:ident),* $(,)?) => {$(
         mod $name {
