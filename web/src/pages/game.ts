@@ -39,7 +39,8 @@ export class GameCtrl implements PageCtrl {
   missing = false;
   /** Ranked games: the players' ratings in this game, by player id. */
   ratings: Partial<Record<number, number>> = {};
-  private ratingsAsked = false;
+  /** Players whose ratings were asked for (a friend's seat fills in after the first state). */
+  private ratingsAsked = new Set<number>();
   private checked = false;
   private socket: Socket;
   private ticker: ReturnType<typeof setInterval>;
@@ -137,14 +138,13 @@ export class GameCtrl implements PageCtrl {
     );
   }
 
-  private async loadRatings(g: GameState): Promise<void> {
-    for (const p of [g.players.first, g.players.second]) {
-      if (p.id === null) continue;
+  private async loadRatings(ids: readonly number[], variant: GameState['variant']): Promise<void> {
+    for (const id of ids) {
       try {
-        const profile = await api.profile(p.id);
-        const r = profile.ratings.find((x) => x.variant === g.variant);
+        const profile = await api.profile(id);
+        const r = profile.ratings.find((x) => x.variant === variant);
         // Before a first ranked game the rating is the starting one.
-        this.ratings[p.id] = r?.rating ?? 1200;
+        this.ratings[id] = r?.rating ?? 1200;
       } catch {
         /* the name is shown without a rating */
       }
@@ -155,9 +155,12 @@ export class GameCtrl implements PageCtrl {
   apply(g: GameState, moved: readonly string[] | null): void {
     const v = variants[g.variant];
     this.game = g;
-    if (g.rated && !this.ratingsAsked) {
-      this.ratingsAsked = true;
-      void this.loadRatings(g);
+    if (g.rated) {
+      const ids = [g.players.first.id, g.players.second.id].filter((id): id is number => id !== null && !this.ratingsAsked.has(id));
+      if (ids.length > 0) {
+        ids.forEach((id) => this.ratingsAsked.add(id));
+        void this.loadRatings(ids, g.variant);
+      }
     }
     this.clockAt = performance.now();
     this.pendingId = null;
