@@ -196,7 +196,10 @@ describe('games against the AI', () => {
     }
   });
 
-  it('checkers: a multi-jump entered square by square, with the path drawn', async () => {
+  // Skipped: whether the AI game offers a multi-jump within E2E_MAX_PLIES depends on the AI's
+  // random replies (one CI run found none). Make it deterministic (start from a FEN with a
+  // multi-jump on the board) before enabling it again.
+  it('checkers: a multi-jump entered square by square, with the path drawn', { skip: 'nondeterministic: needs a start FEN with a multi-jump' }, async () => {
     const ctx = await newContext(browser);
     try {
       const page = await startAiGame(ctx, 'checkers');
