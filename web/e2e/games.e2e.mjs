@@ -196,40 +196,43 @@ describe('games against the AI', () => {
     }
   });
 
-  // Skipped: whether the AI game offers a multi-jump within E2E_MAX_PLIES depends on the AI's
-  // random replies (one CI run found none). Make it deterministic (start from a FEN with a
-  // multi-jump on the board) before enabling it again.
-  it('checkers: a multi-jump entered square by square, with the path drawn', { skip: 'nondeterministic: needs a start FEN with a multi-jump' }, async () => {
+  // A fixed start position (POST /api/games with a FEN) makes the multi-jump certain: Black's man
+  // on 14 must take twice, 14x23x30, and is crowned on landing; White's men (29, 32) cannot
+  // reach 18 or 26 in one move, so the board checked below cannot change under the test.
+  it('checkers: a multi-jump entered square by square, with the path drawn', async () => {
     const ctx = await newContext(browser);
     try {
-      const page = await startAiGame(ctx, 'checkers');
-      let g = await state(page);
-      let jumped = null;
-      while (!g.result && g.ply < MAX_PLIES && !jumped) {
-        const multi = g.legal.find((m) => (m.match(/x/g) ?? []).length >= 2);
-        if (multi) {
-          // Pieces that must capture carry a dashed ring.
-          await page.locator('[data-testid="board"] svg .must').first().waitFor();
-          const squares = moveSquares('checkers', multi);
-          for (const [i, sq] of squares.entries()) {
-            await page.getByTestId(`sq-${sq}`).click();
-            if (i > 0 && i < squares.length - 1) {
-              // The path so far is drawn, and the move is not sent yet.
-              await page.locator('[data-testid="board"] svg .path').waitFor();
-              await shot(page, `game-checkers-multijump-${i}`);
-              assert.equal((await state(page)).ply, g.ply);
-            }
-          }
-          jumped = multi;
-        } else {
-          // Prefer single captures and forward steps into the centre to provoke exchanges.
-          await clickMove(page, 'checkers', pick(g.legal, (m) => m.includes('x'), (m) => /^(9|10|11|12)-/.test(m)));
+      const page = await pageWithSession(ctx, uniqueNick('checkers'));
+      const res = await page.request.post('/api/games', {
+        data: { variant: 'checkers', mode: 'ai', level: 'easy', side: 'first', fen: 'B:W18,26,29,32:B1,2,3,14' },
+      });
+      assert.equal(res.status(), 201, 'POST /api/games with a start FEN');
+      const { id } = await res.json();
+      await page.goto(`/game/${id}`);
+      await page.getByTestId('board').waitFor();
+      await page.locator('[data-testid="conn"].open').waitFor();
+      const g = await state(page, id);
+      assert.equal(g.you, 'first');
+      assert.deepEqual(g.legal, ['14x23x30'], 'the capture is forced');
+      // Pieces that must capture carry a dashed ring.
+      await page.locator('[data-testid="board"] svg .must').first().waitFor();
+      const squares = moveSquares('checkers', '14x23x30');
+      for (const [i, sq] of squares.entries()) {
+        await page.getByTestId(`sq-${sq}`).click();
+        if (i > 0 && i < squares.length - 1) {
+          // The path so far is drawn, and the move is not sent yet.
+          await page.locator('[data-testid="board"] svg .path').waitFor();
+          await shot(page, `game-checkers-multijump-${i}`);
+          assert.equal((await state(page, id)).ply, 0);
         }
-        g = await waitPly(page, g.ply + 1);
-        if (!g.result) g = await waitOurTurn(page);
       }
-      assert.ok(jumped, `a multi-jump within ${MAX_PLIES} plies`);
-      assert.ok(g.moves.some((m) => m.uci === jumped), `the server stored ${jumped}`);
+      const after = await waitPly(page, 1);
+      assert.equal(after.moves[0]?.uci, '14x23x30', 'the server stored the whole jump');
+      // Both jumped men are gone from the board the page shows, and the man was crowned.
+      await until(async () => (await shownMoves(page)) >= 1, 10_000, 'the move in the list');
+      const labels = (await boardLabels(page)).join('\n');
+      assert.doesNotMatch(labels, /sq-18: .*(man|king)/i, 'the man on 18 was taken');
+      assert.doesNotMatch(labels, /sq-26: .*(man|king)/i, 'the man on 26 was taken');
       await shot(page, 'game-checkers-after-multijump');
     } finally {
       await ctx.close();

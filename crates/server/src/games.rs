@@ -52,10 +52,16 @@ pub struct NewGameBody {
     mode: String,
     level: Option<String>,
     side: Option<String>,
+    /// Start from this position (FEN; PDN FEN for checkers) instead of the standard one.
+    fen: Option<String>,
 }
 
-/// `POST /api/games {"variant", "mode": "ai", "level", "side"}`: a game against the AI, no
-/// clock, playing at once (the AI thinks at once if it moves first). 201 `{"id"}`.
+/// The longest start FEN accepted (the longest real one, Xiangqi's, is under 100 bytes).
+const MAX_FEN_LEN: usize = 256;
+
+/// `POST /api/games {"variant", "mode": "ai", "level", "side", "fen"?}`: a game against the
+/// AI, no clock, playing at once (the AI thinks at once if it moves first), from the standard
+/// start or from a position given as FEN. 201 `{"id"}`.
 pub async fn create_game(
     State(state): State<AppState>,
     Guest(player): Guest,
@@ -84,13 +90,17 @@ pub async fn create_game(
             )))
         }
     };
+    let initial_fen = match body.fen.as_deref().map(str::trim) {
+        None | Some("") => AnyGame::new(variant).initial_fen(),
+        Some(fen) => start_position(variant, fen)?,
+    };
     let new = NewGame {
         variant,
         mode: Mode::Ai,
         ai_level: Some(level.name().to_owned()),
         first_player: (side == Side::First).then_some(player.id),
         second_player: (side == Side::Second).then_some(player.id),
-        initial_fen: AnyGame::new(variant).initial_fen(),
+        initial_fen,
         clock: None,
         clock_state: None,
         status: GameStatus::Playing,
@@ -103,6 +113,24 @@ pub async fn create_game(
     state.rounds.get(&game.id).await?;
     tracing::info!(game = %game.id, player = %player.id, level = level.name(), "AI game created");
     Ok((StatusCode::CREATED, Json(json!({ "id": game.id.as_str() }))))
+}
+
+/// A start position given by a player: a valid FEN of `variant` with a move to play. Returns it
+/// in our own normalised form (what the game record and PGN will show).
+fn start_position(variant: Variant, fen: &str) -> Result<String, ApiError> {
+    if fen.len() > MAX_FEN_LEN {
+        return Err(ApiError::BadRequest(format!(
+            "fen: longer than {MAX_FEN_LEN} bytes"
+        )));
+    }
+    let game =
+        AnyGame::from_fen(variant, fen).map_err(|e| ApiError::BadRequest(format!("fen: {e}")))?;
+    if game.outcome().is_some() || game.legal_moves().is_empty() {
+        return Err(ApiError::BadRequest(
+            "fen: the game is already over in this position".to_owned(),
+        ));
+    }
+    Ok(game.initial_fen())
 }
 
 fn parse_variant(name: &str) -> Result<Variant, ApiError> {

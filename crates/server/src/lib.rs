@@ -23,6 +23,7 @@ use std::{net::SocketAddr, sync::Arc};
 
 use anyhow::Context;
 use axum::extract::FromRef;
+use axum::serve::ListenerExt;
 use axum_extra::extract::cookie::Key;
 use lobby::{Lobby, LocalLobby};
 pub use opt::Opt;
@@ -165,6 +166,13 @@ pub async fn start(opt: Opt) -> anyhow::Result<Server> {
     let app = http::router(state, opt.static_dir.as_deref());
     let mut stop = shutdown_rx;
     let task = tokio::spawn(async move {
+        // Without TCP_NODELAY a small WebSocket frame (a move) can wait for the peer's
+        // delayed ACK, ~40 ms on Linux.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!(error = %e, "TCP_NODELAY not set");
+            }
+        });
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {
                 let _ = stop.wait_for(|&down| down).await;

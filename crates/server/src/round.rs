@@ -160,6 +160,11 @@ enum Command {
     Disconnect {
         conn: u64,
     },
+    /// A connection's network lag, as its socket measured it (half a ping's round trip).
+    Lag {
+        conn: u64,
+        ms: u64,
+    },
     Act {
         conn: u64,
         action: Action,
@@ -211,6 +216,13 @@ impl Drop for Connection {
 }
 
 impl Connection {
+    /// Reports the connection's network lag as the server measured it (half the round trip
+    /// of a WebSocket ping). The seat's next move is compensated from it, within the clock's
+    /// lag quota. Best effort: dropped when the round is busy.
+    pub fn report_lag(&self, ms: u64) {
+        let _ = self.tx.try_send(Command::Lag { conn: self.id, ms });
+    }
+
     /// Sends an action; the answer (ack, error or events) arrives on the connection's queue.
     pub async fn act(&self, action: Action, id: Option<Value>) -> Result<(), RoundError> {
         self.tx
@@ -357,6 +369,9 @@ pub fn human_think_ms(main_ms: u64, left: PlayerTime, legal: usize, ply: usize, 
     (wanted as u64).min(budget)
 }
 
+/// The most lag one measurement may claim (the clock's quota caps what is compensated anyway).
+const MAX_LAG_MS: u64 = 2_000;
+
 /// One live game.
 pub struct Round {
     store: Arc<dyn Store>,
@@ -385,6 +400,8 @@ pub struct Round {
     me: mpsc::WeakSender<Command>,
     /// A rated game's rating changes once it is over (`ratingChanges` in the state).
     rating_changes: Value,
+    /// Each seat's last measured network lag, in milliseconds (see [`Connection::report_lag`]).
+    lag_ms: [u64; 2],
 }
 
 /// Stored form of a move: the move, then ` start` or ` stop` for a Makruk count action.
@@ -516,6 +533,7 @@ impl Round {
             generation: 0,
             me: tx.downgrade(),
             rating_changes: Value::Null,
+            lag_ms: [0; 2],
         };
         if round.row.rated && round.status == GameStatus::Finished {
             round.rating_changes = round.load_rating_changes().await;
@@ -701,6 +719,11 @@ impl Round {
                 self.conns.retain(|c| c.id != conn);
                 if self.presence() != was_present {
                     self.send_presence();
+                }
+            }
+            Command::Lag { conn, ms } => {
+                if let Some(Some(side)) = self.conns.iter().find(|c| c.id == conn).map(|c| c.side) {
+                    self.lag_ms[side.index()] = ms.min(MAX_LAG_MS);
                 }
             }
             Command::Act { conn, action, id } => {
@@ -940,7 +963,8 @@ impl Round {
         let mut clock = self.clock.clone();
         let mut spent_ms = None;
         if let Some(c) = clock.as_mut() {
-            match c.press(now, 0) {
+            // The clock takes the compensation out of the player's lag quota.
+            match c.press(now, self.lag_ms[side.index()]) {
                 Ok(Press::Moved { spent_ms: s, .. }) => spent_ms = i64::try_from(s).ok(),
                 Ok(Press::Flagged(_)) | Err(_) => {
                     self.check_flag().await;

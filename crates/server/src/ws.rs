@@ -5,8 +5,13 @@
 //! `{"t": "error", "d": {"error", "message"}}` reply and the socket stays open. A frame or
 //! message above [`MAX_MESSAGE_BYTES`] closes the socket (code 1009). The read buffer is kept
 //! small ([`READ_BUFFER_BYTES`]): the default would cost ~137 KiB per connection.
+//!
+//! The game socket pings the client every [`PING_EVERY`] (WebSocket ping frames, which
+//! browsers answer by themselves): half the round trip is the player's lag, which the clock
+//! forgives within its quota, and a client that stops answering is closed after
+//! [`PONG_TIMEOUT`], so the opponent sees it leave even when its TCP connection died quietly.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::{
     extract::{
@@ -76,6 +81,58 @@ impl ServerMessage {
     fn to_message(&self) -> Message {
         // Serialising a struct of strings and JSON values cannot fail.
         Message::Text(serde_json::to_string(self).unwrap_or_default().into())
+    }
+}
+
+/// How often the game socket pings its client.
+pub const PING_EVERY: Duration = Duration::from_secs(5);
+/// A ping unanswered this long closes the socket.
+pub const PONG_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// The server's own measure of a client's network lag, from WebSocket pings and pongs.
+///
+/// Only the server's clock is used: a client can delay its pongs (and so claim more lag), but
+/// never less than the truth, and the game clock caps what lag can buy with its quota.
+#[derive(Debug, Default)]
+pub struct LagMeter {
+    /// The payload and send time of the ping awaiting its pong.
+    pending: Option<(u64, Instant)>,
+    sent: u64,
+    /// Smoothed one-way lag, in milliseconds.
+    lag_ms: Option<u64>,
+}
+
+impl LagMeter {
+    /// The payload of a new ping sent at `now`. A ping still unanswered stays the one awaited,
+    /// so a slow pong still measures from its own ping.
+    pub fn ping(&mut self, now: Instant) -> Vec<u8> {
+        self.sent += 1;
+        if self.pending.is_none() {
+            self.pending = Some((self.sent, now));
+        }
+        self.sent.to_be_bytes().to_vec()
+    }
+
+    /// A pong with `payload` arrived at `now`: the new lag estimate, if it answers the ping
+    /// awaited (others are ignored).
+    pub fn pong(&mut self, payload: &[u8], now: Instant) -> Option<u64> {
+        let (id, at) = self.pending?;
+        if payload != id.to_be_bytes() {
+            return None;
+        }
+        self.pending = None;
+        let sample =
+            u64::try_from(now.saturating_duration_since(at).as_millis() / 2).unwrap_or(u64::MAX);
+        // Smoothed, so that one slow round trip does not swing the estimate.
+        let lag = self.lag_ms.map_or(sample, |old| (old + sample) / 2);
+        self.lag_ms = Some(lag);
+        Some(lag)
+    }
+
+    /// Whether the awaited ping has gone unanswered for longer than [`PONG_TIMEOUT`].
+    pub fn timed_out(&self, now: Instant) -> bool {
+        self.pending
+            .is_some_and(|(_, at)| now.saturating_duration_since(at) > PONG_TIMEOUT)
     }
 }
 
@@ -223,8 +280,23 @@ async fn game_loop(
     };
     let mut shutdown = state.shutdown.clone();
     let mut limit = RateLimit::new();
+    let mut lag = LagMeter::default();
+    // The first tick is at once: the first move is compensated already.
+    let mut pings = tokio::time::interval(PING_EVERY);
+    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = pings.tick() => {
+                let now = Instant::now();
+                if lag.timed_out(now) {
+                    tracing::info!("no pong: closing the socket");
+                    let _ = socket.send(close(close_code::AWAY, "no pong")).await;
+                    return;
+                }
+                if socket.send(Message::Ping(lag.ping(now).into())).await.is_err() {
+                    return;
+                }
+            }
             event = events.recv() => match event {
                 Some(text) => {
                     if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
@@ -247,7 +319,13 @@ async fn game_loop(
                             .await;
                         return;
                     }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                    Some(Ok(Message::Pong(payload))) => {
+                        if let Some(ms) = lag.pong(&payload, Instant::now()) {
+                            conn.report_lag(ms);
+                        }
+                        continue;
+                    }
+                    Some(Ok(Message::Ping(_))) => continue,
                     Some(Ok(_)) if !limit.take(Instant::now()) => Some(ServerMessage::error(
                         "rate_limited",
                         "too many messages: slow down",
@@ -511,6 +589,34 @@ mod tests {
             Ok(m) => format!("ok:{}", m.t),
             Err(e) => e.d["error"].as_str().unwrap_or("?").to_owned(),
         }
+    }
+
+    #[test]
+    fn lag_is_half_the_round_trip_of_the_awaited_ping_smoothed() {
+        let t0 = Instant::now();
+        let ms = |n| t0 + Duration::from_millis(n);
+        let mut lag = LagMeter::default();
+        let first = lag.ping(t0);
+        // A second ping while the first is unanswered: the first stays the one measured.
+        let second = lag.ping(ms(100));
+        assert_eq!(lag.pong(&second, ms(110)), None, "not the awaited ping");
+        assert_eq!(lag.pong(b"forged", ms(120)), None);
+        assert_eq!(lag.pong(&first, ms(200)), Some(100));
+        assert_eq!(lag.pong(&first, ms(210)), None, "answered already");
+        let third = lag.ping(ms(1000));
+        assert_eq!(lag.pong(&third, ms(1040)), Some(60), "(100 + 20) / 2");
+    }
+
+    #[test]
+    fn a_ping_unanswered_too_long_times_out() {
+        let t0 = Instant::now();
+        let mut lag = LagMeter::default();
+        assert!(!lag.timed_out(t0 + PONG_TIMEOUT * 2), "no ping, no timeout");
+        let p = lag.ping(t0);
+        assert!(!lag.timed_out(t0 + PONG_TIMEOUT));
+        assert!(lag.timed_out(t0 + PONG_TIMEOUT + Duration::from_millis(1)));
+        lag.pong(&p, t0 + Duration::from_millis(5));
+        assert!(!lag.timed_out(t0 + PONG_TIMEOUT * 2));
     }
 
     #[test]

@@ -239,6 +239,12 @@ async fn bad_ai_game_requests_are_refused() {
         json!({ "variant": "makruk", "mode": "ai", "level": "easy", "side": "up" }),
         json!({ "variant": "makruk", "mode": "friend" }),
         json!({ "mode": "ai" }),
+        // Start positions: not FEN, impossible, over already, another game's, far too long.
+        json!({ "variant": "checkers", "mode": "ai", "fen": "hello" }),
+        json!({ "variant": "makruk", "mode": "ai", "fen": "8/8/8/8/8/8/8/8 w - - 0 1" }),
+        json!({ "variant": "checkers", "mode": "ai", "fen": "B:W18,26:B" }),
+        json!({ "variant": "xiangqi", "mode": "ai", "fen": "B:W18,26,29,32:B1,2,3,14" }),
+        json!({ "variant": "checkers", "mode": "ai", "fen": format!("B:W18:B{}", ",1".repeat(200)) }),
     ] {
         let (status, err) = me.post("/api/games", body.clone()).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body} → {err}");
@@ -251,6 +257,35 @@ async fn bad_ai_game_requests_are_refused() {
         .await
         .expect("request");
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
+    server.shutdown().await.expect("clean shutdown");
+}
+
+#[tokio::test]
+async fn an_ai_game_can_start_from_a_position() {
+    let (server, _dir) = server_with(None).await;
+    let me = Browser::new(&server, "somchai").await;
+    let fen = "B:W18,26,29,32:B1,2,3,14";
+    let (status, body) = me
+        .post(
+            "/api/games",
+            json!({ "variant": "checkers", "mode": "ai", "level": "easy", "side": "first", "fen": fen }),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let id = body["id"].as_str().expect("id");
+    let mut ws = me.socket(id, None).await;
+    let d = expect(&mut ws, "full").await["d"].clone();
+    assert_eq!(d["initialFen"], fen);
+    assert_eq!(d["fen"], fen);
+    assert_eq!(d["legal"], json!(["14x23x30"]), "the double jump is forced");
+    send(&mut ws, "move", json!({ "uci": "14x23x30", "id": 1 })).await;
+    assert_eq!(expect(&mut ws, "move").await["d"]["uci"], "14x23x30");
+    next_move(&mut ws).await;
+    // The record says where the game started.
+    let (status, pdn) = me.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(pdn.contains(&format!("[FEN \"{fen}\"]")), "{pdn}");
+    assert!(pdn.contains("1. 14x"), "{pdn}");
     server.shutdown().await.expect("clean shutdown");
 }
 
@@ -375,6 +410,8 @@ async fn latency_of_a_friend_game_beside_50_hard_ai_games() {
             expect(&mut ws[1 - side], "move").await;
             state = m["d"]["state"].clone();
             side = 1 - side;
+            // A person's pace, and below each socket's rate limit (20 messages a second).
+            tokio::time::sleep(Duration::from_millis(60)).await;
         }
     }
     rtt.sort_by(|a, b| a.total_cmp(b));

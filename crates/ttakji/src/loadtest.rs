@@ -25,7 +25,7 @@ use hdrhistogram::Histogram;
 use serde_json::{json, Value};
 use tokio::sync::Semaphore;
 use tokio_tungstenite::{
-    connect_async,
+    connect_async_with_config,
     tungstenite::{client::IntoClientRequest, http::header, Message},
     MaybeTlsStream, WebSocketStream,
 };
@@ -222,7 +222,8 @@ async fn socket(base: &str, game: &str, who: &Player) -> anyhow::Result<Socket> 
     request
         .headers_mut()
         .insert(header::COOKIE, who.cookie.parse()?);
-    Ok(connect_async(request).await?.0)
+    // TCP_NODELAY, as browsers do: latency figures must not include Nagle's delay.
+    Ok(connect_async_with_config(request, None, true).await?.0)
 }
 
 /// The next message of one of the types in `wanted` (others, like `presence`, are skipped).

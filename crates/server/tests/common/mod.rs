@@ -22,7 +22,7 @@ use reqwest::{header, Client, StatusCode};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 use tokio_tungstenite::{
-    connect_async,
+    connect_async_with_config,
     tungstenite::{client::IntoClientRequest, Message},
     MaybeTlsStream, WebSocketStream,
 };
@@ -217,7 +217,11 @@ impl Browser {
         request
             .headers_mut()
             .insert(header::COOKIE, self.cookie.parse().expect("header"));
-        connect_async(request).await.expect("websocket").0
+        // TCP_NODELAY, as browsers do: latency figures must not include Nagle's delay.
+        connect_async_with_config(request, None, true)
+            .await
+            .expect("websocket")
+            .0
     }
 }
 
