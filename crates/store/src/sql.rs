@@ -50,6 +50,9 @@ impl Default for StoreOptions {
     }
 }
 
+mod batch;
+
+#[derive(Clone)]
 enum Pool {
     Sqlite(SqlitePool),
     Postgres(PgPool),
@@ -58,6 +61,8 @@ enum Pool {
 /// The store on a SQL database.
 pub struct SqlStore {
     pool: Pool,
+    /// Moves go through one writer that commits them in batches.
+    moves: batch::MoveWriter,
 }
 
 /// Runs `$body` with `$pool` bound to the concrete pool of either backend.
@@ -205,9 +210,7 @@ impl SqlStore {
                 .connect_with(connect)
                 .await?;
             migrate::sqlite().await?.run(&pool).await?;
-            Ok(SqlStore {
-                pool: Pool::Sqlite(pool),
-            })
+            Ok(SqlStore::with_pool(Pool::Sqlite(pool)))
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let connect = PgConnectOptions::from_str(url)?;
             let mut pool_options = PgPoolOptions::new().max_connections(options.max_connections);
@@ -237,11 +240,16 @@ impl SqlStore {
             }
             let pool = pool_options.connect_with(connect).await?;
             migrate::postgres().await?.run(&pool).await?;
-            Ok(SqlStore {
-                pool: Pool::Postgres(pool),
-            })
+            Ok(SqlStore::with_pool(Pool::Postgres(pool)))
         } else {
             Err(StoreError::BadUrl(url.to_owned()))
+        }
+    }
+
+    fn with_pool(pool: Pool) -> SqlStore {
+        SqlStore {
+            moves: batch::MoveWriter::spawn(pool.clone()),
+            pool,
         }
     }
 
@@ -433,44 +441,10 @@ impl Store for SqlStore {
     }
 
     async fn append_move(&self, id: &GameId, mv: &NewMove) -> Result<()> {
-        let now = now_millis();
-        let outcome: std::result::Result<u64, sqlx::Error> = on_pool!(self, pool => {
-            async {
-                let mut tx = pool.begin().await?;
-                // Updating the game first takes its row lock (PostgreSQL) or the write lock
-                // (SQLite), so the status check and the insert are one step.
-                let live = sqlx::query(
-                    "UPDATE games SET clock_state = COALESCE($1, clock_state) \
-                     WHERE id = $2 AND status IN ('waiting', 'playing')",
-                )
-                .bind(mv.clock_after.as_deref())
-                .bind(id.as_str())
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if live == 0 {
-                    return Ok(0);
-                }
-                sqlx::query(
-                    "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
-                )
-                .bind(id.as_str())
-                .bind(mv.ply)
-                .bind(&mv.mv)
-                .bind(mv.spent_ms)
-                .bind(mv.clock_after.as_deref())
-                .bind(now.0)
-                .execute(&mut *tx)
-                .await?;
-                tx.commit().await?;
-                Ok(1)
-            }
-            .await
-        });
-        match outcome {
-            Ok(1) => Ok(()),
-            Ok(_) => {
+        // Group commit: see [`batch`].
+        match self.moves.append(id, mv, now_millis()).await {
+            Ok(true) => Ok(()),
+            Ok(false) => {
                 self.game_status(id).await?;
                 Err(StoreError::Conflict("game over"))
             }

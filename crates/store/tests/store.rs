@@ -266,6 +266,49 @@ async fn moves_are_appended_in_order_with_the_clock() {
 }
 
 #[tokio::test]
+async fn moves_of_many_games_at_once_are_all_stored_and_a_bad_one_fails_alone() {
+    on_both("batch", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let mut games = Vec::new();
+        for _ in 0..40 {
+            let g = s.create_game(&friend_game(a.id)).await.expect("game");
+            s.append_move(&g.id, &mv(1, "e3e4")).expect_ok().await;
+            games.push(g.id);
+        }
+        // 40 games move at once (the writer takes them in a few batches); game 7 sends a ply
+        // it stored already, which must fail without taking the others with it.
+        let mut moves = tokio::task::JoinSet::new();
+        for (i, id) in games.iter().enumerate() {
+            let (s, id) = (s.clone(), id.clone());
+            let ply = if i == 7 { 1 } else { 2 };
+            moves.spawn(async move { (i, s.append_move(&id, &mv(ply, "d6d5")).await) });
+        }
+        while let Some(done) = moves.join_next().await {
+            let (i, result) = done.expect("task");
+            if i == 7 {
+                assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+            } else {
+                assert!(result.is_ok(), "game {i}: {result:?}");
+            }
+        }
+        for (i, id) in games.iter().enumerate() {
+            let stored = s.moves(id).await.expect("moves");
+            let expected = if i == 7 {
+                ["e3e4"].as_slice()
+            } else {
+                ["e3e4", "d6d5"].as_slice()
+            };
+            assert_eq!(
+                stored.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>(),
+                expected,
+                "game {i}"
+            );
+        }
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_finished_game_takes_no_more_moves_and_ends_once() {
     on_both("finish", |s| async move {
         let a = s.create_player("alice").await.expect("a");
