@@ -1,6 +1,6 @@
 // End-to-end test of ranked play: two browsers sign in through the development OpenID
 // issuer, play a ranked friend game (one resigns), see the rating change, the profile and the
-// leaderboard, then one deletes the account.
+// leaderboard, then one deletes the account; two others meet through the ranked queue.
 //
 // The development issuer signs in anybody as anybody, so the shared e2e server never has it:
 // this file starts its own `ttakji serve --dev-oidc-issuer` on a free loopback port
@@ -142,6 +142,43 @@ describe('ranked play', () => {
     assert.equal(opponent.name, 'anonymous', 'the game stays, anonymised');
 
     assert.deepEqual(a.errors, []);
+    await a.ctx.close();
+    await b.ctx.close();
+  });
+
+  it('two signed-in players queue for a ranked random opponent and play a rated game', async () => {
+    const a = await signedInPage(`e2e-qa-${process.pid}`);
+    const b = await signedInPage(`e2e-qb-${process.pid}`);
+
+    // A queues first and is told the rating it is paired by, and that no AI stands in.
+    await a.page.getByTestId('variant-xiangqi').click();
+    await a.page.getByTestId('seek-ranked').check();
+    await a.page.getByTestId('seek').click();
+    await until(async () => /1200/.test((await a.page.getByTestId('seek-status').textContent()) ?? ''), 10_000, 'ranked wait shown');
+    assert.match((await a.page.getByTestId('seek-status').textContent()) ?? '', /No computer/);
+    await shot(a.page, 'ranked-queue');
+
+    // B, rated the same, queues: both land in the same game at once.
+    await b.page.getByTestId('variant-xiangqi').click();
+    await b.page.getByTestId('seek-ranked').check();
+    await b.page.getByTestId('seek').click();
+    await a.page.waitForURL(/\/game\//);
+    await b.page.waitForURL(/\/game\//);
+    assert.equal(new URL(a.page.url()).pathname, new URL(b.page.url()).pathname);
+    for (const p of [a.page, b.page]) {
+      await until(async () => (await p.getByTestId('rating-first').textContent())?.includes('1200'), 10_000, 'rating shown');
+    }
+
+    // A resigns: the ratings move.
+    await a.page.getByTestId('resign').click();
+    await a.page.getByTestId('resign-yes').click();
+    await b.page.getByTestId('rating-changes').waitFor();
+    const text = await b.page.getByTestId('rating-changes').textContent();
+    assert.match(text, /1200 → 1220 \(\+20\)/);
+    assert.match(text, /1200 → 1180 \(-20\)/);
+
+    assert.deepEqual(a.errors, []);
+    assert.deepEqual(b.errors, []);
     await a.ctx.close();
     await b.ctx.close();
   });

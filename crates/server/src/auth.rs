@@ -3,7 +3,8 @@
 //!
 //! The check: the token is a JWS signed RS256 by a key of the provider's JWKS (fetched over
 //! HTTPS, kept as long as its `Cache-Control: max-age` says, fetched again, at most once per
-//! [`REFETCH_INTERVAL`], when a token names an unknown key id), `iss` is the configured
+//! [`OidcConfig::refetch_interval`] (10 s by default), when a token names an unknown key id,
+//! so a rotated key is picked up on its first token), `iss` is the configured
 //! issuer, `aud` our client id, `exp` in the future and `iat` not in the future, both with
 //! [`LEEWAY_SECS`] of leeway. Anything else, `alg: none` included, is a 401 and changes nothing.
 //!
@@ -33,7 +34,7 @@ use jsonwebtoken::{
 use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
-use ttakji_store::{now_millis, Player};
+use ttakji_store::{now_millis, Player, PlayerId};
 
 use crate::{
     error::ApiError,
@@ -45,8 +46,8 @@ use crate::{
 
 /// Leeway on `exp` and `iat`, for clocks that disagree a little.
 pub const LEEWAY_SECS: u64 = 60;
-/// Fewest seconds between two JWKS fetches caused by unknown key ids (a flood of forged
-/// `kid`s must not turn into a flood of requests to the provider).
+/// Default of the fewest seconds between two JWKS fetches caused by unknown key ids (a flood
+/// of forged `kid`s must not turn into a flood of requests to the provider).
 pub const REFETCH_INTERVAL: Duration = Duration::from_secs(10);
 /// How long keys are kept when the provider sends no `max-age`.
 pub const DEFAULT_KEY_LIFETIME: Duration = Duration::from_secs(3600);
@@ -66,6 +67,9 @@ pub struct OidcConfig {
     pub jwks_url: String,
     /// Our client id: the expected `aud`.
     pub client_id: String,
+    /// Fewest time between two key fetches for unknown key ids ([`REFETCH_INTERVAL`]; tests of
+    /// key rotation use zero).
+    pub refetch_interval: Duration,
 }
 
 /// Why a token was refused.
@@ -206,7 +210,7 @@ impl Verifier {
         let may_fetch = !fresh
             || cache
                 .last_fetch
-                .is_none_or(|t| now.duration_since(t) >= REFETCH_INTERVAL);
+                .is_none_or(|t| now.duration_since(t) >= self.config.refetch_interval);
         if may_fetch {
             cache.last_fetch = Some(now);
             match self.fetch_keys().await {
@@ -287,6 +291,7 @@ impl Auth {
                 jwks_url: format!("{issuer}/jwks"),
                 issuer,
                 client_id,
+                refetch_interval: opt.oidc_refetch_interval(),
             })?;
             tracing::warn!(
                 "!!! --dev-oidc-issuer is ON: this server signs in ANYBODY as ANY account. \
@@ -305,6 +310,7 @@ impl Auth {
                         issuer: opt.oidc_issuer.clone(),
                         jwks_url: opt.oidc_jwks_url.clone(),
                         client_id: client_id.to_owned(),
+                        refetch_interval: opt.oidc_refetch_interval(),
                     })?)),
                     dev: None,
                 })
@@ -396,10 +402,33 @@ pub async fn delete_account(
         .delete_account(player.id, DELETED_LABEL, now_millis())
         .await?;
     tracing::info!(player = %player.id, "account deleted");
+    rename_in_live_games(&state, player.id, DELETED_LABEL).await;
     Ok((
         jar.remove(Cookie::build(session::COOKIE).path("/")),
         StatusCode::NO_CONTENT,
     ))
+}
+
+/// Shows `player` under `name` in the games they are playing or waiting in: their rounds keep
+/// the seats' names in memory. A failure only leaves the old name on screen until the round is
+/// loaded again, so it is logged, not returned.
+pub async fn rename_in_live_games(state: &AppState, player: PlayerId, name: &str) {
+    let games = match state.store.unfinished_games_of(player).await {
+        Ok(games) => games,
+        Err(e) => {
+            tracing::warn!(%player, error = %e, "live games not renamed");
+            return;
+        }
+    };
+    for id in games {
+        match state.rounds.get(&id).await {
+            Ok(Some(round)) => {
+                let _ = round.rename(player, name.to_owned()).await;
+            }
+            Ok(None) => {}
+            Err(e) => tracing::warn!(game = %id, error = %e, "live game not renamed"),
+        }
+    }
 }
 
 /// A local OpenID Connect issuer for development and the browser tests: its own RSA key,

@@ -201,7 +201,7 @@ async fn rename(
     JsonBody(body): JsonBody<NicknameBody>,
 ) -> Result<Json<PlayerView>, ApiError> {
     let name = nickname::validate(&body.nickname)?;
-    Ok(Json(
-        state.store.rename_player(player.id, &name).await?.into(),
-    ))
+    let player = state.store.rename_player(player.id, &name).await?;
+    crate::auth::rename_in_live_games(&state, player.id, &player.nickname).await;
+    Ok(Json(player.into()))
 }

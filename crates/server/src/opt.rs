@@ -1,6 +1,6 @@
 //! Command-line options of `ttakji serve`; every flag has an environment fallback.
 
-use std::{net::SocketAddr, path::PathBuf};
+use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::Parser;
 use ttakji_game::clock::ClockConfig;
@@ -85,6 +85,16 @@ pub struct Opt {
     #[arg(long, env = "TTAKJI_OIDC_CLIENT_ID")]
     pub oidc_client_id: Option<String>,
 
+    /// Fewest milliseconds between two fetches of the issuer's keys caused by tokens with an
+    /// unknown key id (a rotated key is picked up on its first token; forged key ids cannot
+    /// flood the issuer).
+    #[arg(
+        long,
+        env = "TTAKJI_OIDC_REFETCH_INTERVAL_MS",
+        default_value_t = 10_000
+    )]
+    pub oidc_refetch_interval_ms: u64,
+
     /// DEVELOPMENT ONLY, INSECURE: the server becomes its own OpenID issuer and hands out
     /// tokens for any account to anybody (for the browser tests). Refused unless bound to a
     /// loopback address; deliberately has no environment variable.
@@ -115,6 +125,11 @@ impl Opt {
         );
         config.validate()?;
         Ok(config)
+    }
+
+    /// [`Opt::oidc_refetch_interval_ms`] as a duration.
+    pub fn oidc_refetch_interval(&self) -> Duration {
+        Duration::from_millis(self.oidc_refetch_interval_ms)
     }
 
     /// Where the cookie secret is kept when it is not given.
@@ -149,6 +164,7 @@ mod tests {
         assert_eq!(opt.clock().expect("valid"), ClockConfig::STANDARD);
         assert_eq!(opt.ai_threads, 1);
         assert_eq!(opt.standin_after_ms, 10_000);
+        assert_eq!(opt.oidc_refetch_interval(), crate::auth::REFETCH_INTERVAL);
     }
 
     #[test]

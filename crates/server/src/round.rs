@@ -181,6 +181,11 @@ enum Command {
     Stop {
         reply: oneshot::Sender<()>,
     },
+    /// A seated player's new name.
+    Rename {
+        player: PlayerId,
+        name: String,
+    },
     /// The answer of the search started for `generation`.
     AiMove {
         generation: u64,
@@ -286,6 +291,15 @@ impl RoundHandle {
             .await
             .map_err(|_| JoinError::Gone)?;
         rx.await.map_err(|_| JoinError::Gone)?
+    }
+
+    /// Shows `player`, if seated here, under `name` from now on (a rename, or `anonymous` after
+    /// the account was deleted): the sockets get the state again.
+    pub async fn rename(&self, player: PlayerId, name: String) -> Result<(), RoundError> {
+        self.tx
+            .send(Command::Rename { player, name })
+            .await
+            .map_err(|_| RoundError::Gone)
     }
 
     /// Saves the clock and stops the round (at shutdown); later calls get [`RoundError::Gone`].
@@ -763,7 +777,19 @@ impl Round {
                 self.save_clock().await;
                 let _ = reply.send(());
             }
+            Command::Rename { player, name } => self.rename(player, name),
             Command::AiMove { generation, result } => self.ai_move(generation, result).await,
+        }
+    }
+
+    fn rename(&mut self, player: PlayerId, name: String) {
+        let Some(side) = self.seat_of(player) else {
+            return;
+        };
+        if self.names[side.index()] != name {
+            self.names[side.index()] = name;
+            let d = self.state_json(None);
+            self.emit("full", d);
         }
     }
 

@@ -30,7 +30,7 @@ use ttakji_store::{GameId, Player, Variant};
 
 use crate::{
     error::ApiError,
-    lobby::{LobbyEvent, Seek, Ticket},
+    lobby::{self, LobbyEvent, Seek, Ticket},
     round::{Action, RoundHandle, CONNECTION_QUEUE},
     session, AppState,
 };
@@ -489,16 +489,22 @@ async fn lobby_loop(mut socket: WebSocket, state: AppState, player: Option<Playe
             Some(Ok(Message::Text(text))) => match parse_among(text.as_str(), LOBBY_TYPES) {
                 Err(error) => error,
                 Ok(message) => match message.t.as_str() {
-                    "queue" => match seek(&message, player.as_ref()) {
+                    "queue" => match seek(&message, player.as_ref(), &state).await {
                         Ok(seek) => {
-                            let variant = seek.variant;
+                            // Ranked seeks carry the rating and never get an AI stand-in.
+                            let d = json!({
+                                "variant": seek.variant.name(),
+                                "ranked": seek.is_ranked(),
+                                "rating": seek.rating,
+                                "standin": !seek.is_ranked(),
+                            });
                             if let Some(old) = ticket.take() {
                                 state.lobby.cancel(old).await;
                             }
                             ticket = Some(state.lobby.queue(seek, notify.clone()).await);
                             ServerMessage {
                                 t: "queued",
-                                d: json!({ "variant": variant.name() }),
+                                d,
                                 v: None,
                             }
                         }
@@ -532,7 +538,11 @@ async fn lobby_loop(mut socket: WebSocket, state: AppState, player: Option<Playe
 }
 
 /// The seek a `queue` message asks for, or the error to send back.
-fn seek(message: &ClientMessage, player: Option<&Player>) -> Result<Seek, ServerMessage> {
+async fn seek(
+    message: &ClientMessage,
+    player: Option<&Player>,
+    state: &AppState,
+) -> Result<Seek, ServerMessage> {
     let player = player.ok_or_else(|| {
         ServerMessage::error(
             "no_session",
@@ -552,17 +562,10 @@ fn seek(message: &ClientMessage, player: Option<&Player>) -> Result<Seek, Server
     let variant: Variant = name
         .parse()
         .map_err(|_| ServerMessage::error("bad_message", format!("unknown variant {name:?}")))?;
-    if message.d.get("ranked").and_then(Value::as_bool) == Some(true) {
-        return Err(ServerMessage::error(
-            "not_available",
-            "ranked games are not available yet",
-        ));
-    }
-    Ok(Seek {
-        player: player.id,
-        variant,
-        ranked: false,
-    })
+    let ranked = message.d.get("ranked").and_then(Value::as_bool) == Some(true);
+    lobby::seek_for(state, player, variant, ranked)
+        .await
+        .map_err(|e| ServerMessage::error(e.code(), e.to_string()))
 }
 
 fn handle_ping(message: ClientMessage) -> ServerMessage {

@@ -2,16 +2,17 @@
 //! over HTTP on port 0. A valid ID token signs in; every kind of bad token is a 401 that
 //! changes no account.
 
+#[macro_use]
 mod common;
 
 use std::sync::{
     atomic::{AtomicUsize, Ordering},
-    Arc,
+    Arc, Mutex,
 };
 
 use axum::{routing::get, Json, Router};
 use base64::{engine::general_purpose::URL_SAFE_NO_PAD, Engine};
-use common::{opt_in, Browser};
+use common::{expect, friend_game, opt_in, server_with, Browser};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use reqwest::StatusCode;
 use rsa::{pkcs1::EncodeRsaPrivateKey, traits::PublicKeyParts, RsaPrivateKey};
@@ -27,16 +28,22 @@ const KID: &str = "key-1";
 /// The test's identity provider.
 struct Issuer {
     key: EncodingKey,
+    /// The keys its JWKS publishes (a rotation replaces them).
+    published: Arc<Mutex<Vec<Value>>>,
     /// Times its JWKS was fetched.
     fetches: Arc<AtomicUsize>,
     jwks_url: String,
 }
 
 fn rsa_key() -> (EncodingKey, Value) {
+    rsa_key_with(KID)
+}
+
+fn rsa_key_with(kid: &str) -> (EncodingKey, Value) {
     let private = RsaPrivateKey::new(&mut rsa::rand_core::OsRng, 2048).expect("rsa key");
     let der = private.to_pkcs1_der().expect("der");
     let jwk = json!({
-        "kty": "RSA", "alg": "RS256", "use": "sig", "kid": KID,
+        "kty": "RSA", "alg": "RS256", "use": "sig", "kid": kid,
         "n": URL_SAFE_NO_PAD.encode(private.n().to_bytes_be()),
         "e": URL_SAFE_NO_PAD.encode(private.e().to_bytes_be()),
     });
@@ -46,18 +53,20 @@ fn rsa_key() -> (EncodingKey, Value) {
 impl Issuer {
     async fn start() -> Issuer {
         let (key, jwk) = rsa_key();
+        let published = Arc::new(Mutex::new(vec![jwk]));
         let fetches = Arc::new(AtomicUsize::new(0));
         let counter = fetches.clone();
+        let keys = published.clone();
         let app = Router::new().route(
             "/jwks",
             get(move || {
                 let counter = counter.clone();
-                let jwk = jwk.clone();
+                let keys = keys.lock().expect("keys").clone();
                 async move {
                     counter.fetch_add(1, Ordering::SeqCst);
                     (
                         [("cache-control", "public, max-age=3600")],
-                        Json(json!({ "keys": [jwk] })),
+                        Json(json!({ "keys": keys })),
                     )
                 }
             }),
@@ -69,6 +78,7 @@ impl Issuer {
         tokio::spawn(async move { axum::serve(listener, app).await });
         Issuer {
             key,
+            published,
             fetches,
             jwks_url: format!("http://{addr}/jwks"),
         }
@@ -85,6 +95,14 @@ impl Issuer {
     fn sign(&self, claims: &Value) -> String {
         sign_with(&self.key, KID, claims)
     }
+
+    /// Replaces the published keys by a new one under `kid` (the old key is gone) and returns
+    /// it.
+    fn rotate(&self, kid: &str) -> EncodingKey {
+        let (key, jwk) = rsa_key_with(kid);
+        *self.published.lock().expect("keys") = vec![jwk];
+        key
+    }
 }
 
 fn sign_with(key: &EncodingKey, kid: &str, claims: &Value) -> String {
@@ -98,11 +116,17 @@ fn now_secs() -> i64 {
 }
 
 async fn server_for(issuer: &Issuer) -> (Server, TempDir) {
+    server_refetching(issuer, ttakji_server::auth::REFETCH_INTERVAL).await
+}
+
+/// A server whose key refetches for unknown key ids are at least `interval` apart.
+async fn server_refetching(issuer: &Issuer, interval: std::time::Duration) -> (Server, TempDir) {
     let dir = tempfile::tempdir().expect("dir");
     let mut opt = opt_in(dir.path(), None);
     opt.oidc_issuer = ISSUER.into();
     opt.oidc_jwks_url = issuer.jwks_url.clone();
     opt.oidc_client_id = Some(CLIENT.into());
+    opt.oidc_refetch_interval_ms = u64::try_from(interval.as_millis()).expect("ms");
     let server = ttakji_server::start(opt).await.expect("server");
     (server, dir)
 }
@@ -358,3 +382,97 @@ async fn the_dev_issuer_signs_in_on_loopback_only() {
         "the dev issuer must refuse a public address"
     );
 }
+
+#[tokio::test]
+async fn a_rotated_key_is_picked_up_and_the_old_one_refused_once_gone() {
+    let issuer = Issuer::start().await;
+    // No wait between refetches: the test needs no real 10 s.
+    let (server, _dir) = server_refetching(&issuer, std::time::Duration::ZERO).await;
+    let b = Browser::new(&server, "somchai").await;
+    let old = issuer.sign(&Issuer::claims("sub-1"));
+    assert_eq!(sign_in(&b, &old).await.0, StatusCode::OK);
+    assert_eq!(issuer.fetches.load(Ordering::SeqCst), 1);
+
+    // The issuer rotates: only key-2 is published now.
+    let new_key = issuer.rotate("key-2");
+    let new = sign_with(&new_key, "key-2", &Issuer::claims("sub-1"));
+    let (status, body) = sign_in(&b, &new).await;
+    assert_eq!(
+        status,
+        StatusCode::OK,
+        "the new kid is fetched at once: {body}"
+    );
+    assert_eq!(body["id"], b.id);
+    assert_eq!(issuer.fetches.load(Ordering::SeqCst), 2);
+    // The fetch replaced the cached keys: the old key is gone and refused.
+    let (status, body) = sign_in(&b, &old).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["error"], "invalid_token");
+    // The new key stays cached.
+    let fetched = issuer.fetches.load(Ordering::SeqCst);
+    assert_eq!(sign_in(&b, &new).await.0, StatusCode::OK);
+    assert_eq!(issuer.fetches.load(Ordering::SeqCst), fetched);
+    server.shutdown().await.expect("shutdown");
+
+    // With the interval not yet over, a rotation is not seen until it is.
+    let issuer = Issuer::start().await;
+    let (server, _dir) = server_refetching(&issuer, std::time::Duration::from_secs(3600)).await;
+    let b = Browser::new(&server, "somchai").await;
+    assert_eq!(
+        sign_in(&b, &issuer.sign(&Issuer::claims("sub-1"))).await.0,
+        StatusCode::OK
+    );
+    let new_key = issuer.rotate("key-2");
+    let new = sign_with(&new_key, "key-2", &Issuer::claims("sub-1"));
+    assert_eq!(sign_in(&b, &new).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(issuer.fetches.load(Ordering::SeqCst), 1, "no refetch yet");
+    server.shutdown().await.expect("shutdown");
+}
+
+async fn live_games_show_a_new_name_and_a_deleted_account_as_anonymous() {
+    let (server, _dir) = server_with(None).await;
+    let (a, b, game) = friend_game(&server, "makruk").await;
+    let mut wa = a.socket(&game, None).await;
+    let mut wb = b.socket(&game, None).await;
+    let full = expect(&mut wa, "full").await;
+    expect(&mut wb, "full").await;
+    let b_side = if full["d"]["players"]["first"]["id"] == b.id {
+        "first"
+    } else {
+        "second"
+    };
+    let a_side = if b_side == "first" { "second" } else { "first" };
+    assert_eq!(full["d"]["players"][b_side]["name"], "bob");
+
+    // A rename reaches the game at once.
+    let resp = a
+        .client
+        .patch(format!("{}/api/me", a.base))
+        .json(&json!({ "nickname": "alicia" }))
+        .send()
+        .await
+        .expect("rename");
+    assert_eq!(resp.status(), StatusCode::OK);
+    let seen = expect(&mut wb, "full").await;
+    assert_eq!(seen["d"]["players"][a_side]["name"], "alicia");
+    assert_eq!(seen["d"]["you"], b_side, "each socket keeps its seat");
+    expect(&mut wa, "full").await;
+
+    // Deleting the account: the opponent's screen and the state show the anonymous label.
+    let resp = b
+        .client
+        .delete(format!("{}/api/me", b.base))
+        .send()
+        .await
+        .expect("delete");
+    assert_eq!(resp.status(), StatusCode::NO_CONTENT);
+    let seen = expect(&mut wa, "full").await;
+    assert_eq!(seen["d"]["players"][b_side]["name"], "anonymous");
+    assert_eq!(seen["d"]["players"][a_side]["name"], "alicia");
+    assert_eq!(seen["d"]["status"], "playing", "the game goes on");
+    let state = a.state(&game).await;
+    assert_eq!(state["players"][b_side]["name"], "anonymous");
+    server.shutdown().await.expect("shutdown");
+}
+
+on_both!(live_games_show_a_new_name_and_a_deleted_account_as_anonymous);

@@ -1,13 +1,27 @@
-//! Ranked friend games over the real server (signed in through the development issuer):
-//! who may play them, the rating change at the end, profiles and leaderboards.
+//! Ranked play over the real server (signed in through the development issuer): ranked
+//! friend games, the ranked matchmaking queue, the rating change at the end, profiles and
+//! leaderboards. The queue's widening rating window is tested on a [`LocalLobby`] with a
+//! manual clock, so no test waits for it.
 
+#[macro_use]
 mod common;
 
-use common::{expect, opt_in, send, Browser};
-use reqwest::StatusCode;
+use std::{sync::Arc, time::Duration};
+
+use common::{database_url, expect, opt_in, send, Browser, Socket};
+use reqwest::{header, StatusCode};
 use serde_json::{json, Value};
 use tempfile::TempDir;
-use ttakji_server::Server;
+use tokio::sync::mpsc;
+use tokio_tungstenite::{connect_async, tungstenite::client::IntoClientRequest};
+use ttakji_engine::{AiPool, PoolConfig};
+use ttakji_game::clock::{ClockConfig, ManualTime, Timestamp};
+use ttakji_server::{
+    lobby::{Lobby, LobbyEvent, LocalLobby, Seek},
+    rounds::{LocalRounds, Rounds},
+    Server,
+};
+use ttakji_store::{GameId, GameStatus, Mode, PlayerId, Store, Variant};
 
 async fn dev_server() -> (Server, TempDir) {
     let dir = tempfile::tempdir().expect("dir");
@@ -66,7 +80,6 @@ async fn rated_game(a: &Browser, b: &Browser, winner_is_a: bool) -> (String, Val
     (game, end["d"].clone())
 }
 
-#[tokio::test]
 async fn ranked_friend_games_need_two_signed_in_players_and_move_ratings() {
     let (server, _dir) = dev_server().await;
     let a = signed_in(&server, "somchai", "sub-a").await;
@@ -154,7 +167,6 @@ async fn ranked_friend_games_need_two_signed_in_players_and_move_ratings() {
     server.shutdown().await.expect("shutdown");
 }
 
-#[tokio::test]
 async fn the_leaderboard_lists_players_after_ten_ranked_games() {
     let (server, _dir) = dev_server().await;
     let a = signed_in(&server, "somchai", "sub-a").await;
@@ -191,3 +203,329 @@ async fn the_leaderboard_lists_players_after_ten_ranked_games() {
     assert_eq!(status, StatusCode::NOT_FOUND);
     server.shutdown().await.expect("shutdown");
 }
+
+// --- the ranked queue ---
+
+/// A lobby socket with `browser`'s session.
+async fn lobby_socket(server: &Server, browser: &Browser) -> Socket {
+    let url = format!("ws://{}/ws/lobby", server.addr());
+    let mut request = url.into_client_request().expect("request");
+    request
+        .headers_mut()
+        .insert(header::COOKIE, browser.cookie.parse().expect("header"));
+    connect_async(request).await.expect("websocket").0
+}
+
+async fn paired(ws: &mut Socket) -> String {
+    let m = tokio::time::timeout(Duration::from_secs(30), expect(ws, "paired"))
+        .await
+        .expect("paired in time");
+    m["d"]["gameId"].as_str().expect("game id").to_owned()
+}
+
+async fn ranked_queue_pairs_signed_in_players_into_a_rated_game_that_rates_both() {
+    let (server, _dir) = dev_server().await;
+    let a = signed_in(&server, "somchai", "sub-a").await;
+    let b = signed_in(&server, "wei", "sub-b").await;
+    let guest = Browser::new(&server, "guest").await;
+
+    // A guest is refused, and nothing is queued.
+    let mut lg = lobby_socket(&server, &guest).await;
+    send(
+        &mut lg,
+        "queue",
+        json!({ "variant": "makruk", "ranked": true }),
+    )
+    .await;
+    let refused = expect(&mut lg, "error").await;
+    assert_eq!(refused["d"]["error"], "sign_in_required", "{refused}");
+    assert_eq!(server.lobby().waiting().await, 0);
+
+    // Casual and ranked seeks of the same game are apart.
+    let mut la = lobby_socket(&server, &a).await;
+    let mut lb = lobby_socket(&server, &b).await;
+    send(&mut lg, "queue", json!({ "variant": "makruk" })).await;
+    let casual = expect(&mut lg, "queued").await;
+    assert_eq!(
+        casual["d"],
+        json!({ "variant": "makruk", "ranked": false, "rating": null, "standin": true })
+    );
+    send(
+        &mut la,
+        "queue",
+        json!({ "variant": "makruk", "ranked": true }),
+    )
+    .await;
+    // The rating is the player's (1200 before any rated game), and no stand-in will come.
+    assert_eq!(
+        expect(&mut la, "queued").await["d"],
+        json!({ "variant": "makruk", "ranked": true, "rating": 1200, "standin": false })
+    );
+    assert_eq!(server.lobby().waiting().await, 2);
+    send(&mut lg, "cancel", json!({})).await;
+    expect(&mut lg, "cancelled").await;
+
+    // Two ranked seeks 0 apart pair at once into a rated random game with the usual clock.
+    send(
+        &mut lb,
+        "queue",
+        json!({ "variant": "makruk", "ranked": true }),
+    )
+    .await;
+    expect(&mut lb, "queued").await;
+    let game = paired(&mut la).await;
+    assert_eq!(paired(&mut lb).await, game);
+    assert_eq!(server.lobby().waiting().await, 0);
+    let state = a.state(&game).await;
+    assert_eq!(state["mode"], "random");
+    assert_eq!(state["rated"], true);
+    assert_eq!(state["level"], Value::Null, "never an AI");
+    assert_eq!(state["clock"]["first"]["periods"], 3);
+    assert_eq!(state["clock"]["running"], "first");
+
+    // The loser resigns: both ratings move, with the result.
+    let mut wa = a.socket(&game, None).await;
+    let mut wb = b.socket(&game, None).await;
+    expect(&mut wa, "full").await;
+    expect(&mut wb, "full").await;
+    send(&mut wb, "resign", json!({})).await;
+    let end = expect(&mut wa, "end").await;
+    let a_side = if state["players"]["first"]["id"] == a.id {
+        "first"
+    } else {
+        "second"
+    };
+    let b_side = if a_side == "first" { "second" } else { "first" };
+    assert_eq!(
+        end["d"]["ratingChanges"][a_side],
+        json!({ "before": 1200, "after": 1220 })
+    );
+    assert_eq!(
+        end["d"]["ratingChanges"][b_side],
+        json!({ "before": 1200, "after": 1180 })
+    );
+    let ratings = server
+        .store()
+        .ratings(PlayerId(b.id))
+        .await
+        .expect("ratings");
+    assert_eq!((ratings[0].rating, ratings[0].games), (1180, 1));
+
+    // The next ranked seek carries the new rating.
+    send(
+        &mut la,
+        "queue",
+        json!({ "variant": "makruk", "ranked": true }),
+    )
+    .await;
+    assert_eq!(expect(&mut la, "queued").await["d"]["rating"], 1220);
+    send(&mut la, "cancel", json!({})).await;
+    expect(&mut la, "cancelled").await;
+    assert_eq!(server.lobby().waiting().await, 0);
+    server.shutdown().await.expect("shutdown");
+}
+
+async fn ranked_queue_is_not_available_without_sign_in_on_the_server() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ttakji_server::start(opt_in(dir.path(), None))
+        .await
+        .expect("server");
+    let a = Browser::new(&server, "somchai").await;
+    let mut la = lobby_socket(&server, &a).await;
+    send(
+        &mut la,
+        "queue",
+        json!({ "variant": "xiangqi", "ranked": true }),
+    )
+    .await;
+    assert_eq!(
+        expect(&mut la, "error").await["d"]["error"],
+        "not_available"
+    );
+    assert_eq!(server.lobby().waiting().await, 0);
+    server.shutdown().await.expect("shutdown");
+}
+
+/// A lobby on the test's database whose waiting times only move with `time`.
+struct ManualLobby {
+    lobby: Arc<LocalLobby>,
+    rounds: Arc<dyn Rounds>,
+    store: Arc<dyn Store>,
+    time: Arc<ManualTime>,
+    _dir: TempDir,
+}
+
+impl ManualLobby {
+    async fn new(standin_after: Duration) -> ManualLobby {
+        let dir = tempfile::tempdir().expect("dir");
+        let store = ttakji_store::connect(&database_url(dir.path()))
+            .await
+            .expect("store");
+        let time = Arc::new(ManualTime::new(Timestamp(1_000_000)));
+        let ai = Arc::new(AiPool::new(PoolConfig {
+            threads: 1,
+            ..PoolConfig::default()
+        }));
+        let rounds: Arc<dyn Rounds> = LocalRounds::new(store.clone(), time.clone(), ai);
+        let lobby = LocalLobby::new(
+            store.clone(),
+            rounds.clone(),
+            time.clone(),
+            ClockConfig::STANDARD,
+            standin_after,
+        );
+        ManualLobby {
+            lobby,
+            rounds,
+            store,
+            time,
+            _dir: dir,
+        }
+    }
+
+    async fn player(&self, name: &str) -> PlayerId {
+        self.store.create_player(name).await.expect("player").id
+    }
+
+    /// Queues `seek`; its events arrive on the receiver.
+    async fn queue(&self, seek: Seek) -> mpsc::Receiver<LobbyEvent> {
+        let (tx, rx) = mpsc::channel(4);
+        self.lobby.queue(seek, tx).await;
+        rx
+    }
+
+    fn advance(&self, d: Duration) {
+        self.time.advance(u64::try_from(d.as_millis()).expect("ms"));
+    }
+
+    async fn stop(self) {
+        self.rounds.stop_all().await;
+        self.store.close().await;
+    }
+}
+
+/// The game of a `Paired` event (with a human) on `rx`.
+async fn game_of(rx: &mut mpsc::Receiver<LobbyEvent>) -> GameId {
+    let event = tokio::time::timeout(Duration::from_secs(30), rx.recv())
+        .await
+        .expect("paired in time");
+    match event {
+        Some(LobbyEvent::Paired {
+            game,
+            standin: false,
+        }) => game,
+        other => panic!("expected a pairing with a human, got {other:?}"),
+    }
+}
+
+fn nothing_yet(rx: &mut mpsc::Receiver<LobbyEvent>) {
+    assert!(matches!(
+        rx.try_recv(),
+        Err(mpsc::error::TryRecvError::Empty)
+    ));
+}
+
+async fn ranked_seeks_pair_within_their_windows_which_widen_with_waiting() {
+    let l = ManualLobby::new(Duration::from_secs(3600)).await;
+    let [a, b, c, d, e] = [
+        l.player("anong").await,
+        l.player("boon").await,
+        l.player("chai").await,
+        l.player("dao").await,
+        l.player("ekk").await,
+    ];
+    let xq = Variant::Xiangqi;
+
+    // Within ±100 at once: 1500 and 1580 pair when the second arrives.
+    let mut ra = l.queue(Seek::ranked(a, xq, 1500)).await;
+    // 300 above A: outside the window.
+    let mut rc = l.queue(Seek::ranked(c, xq, 1800)).await;
+    // A casual seek never pairs with a ranked one.
+    let mut rd = l.queue(Seek::casual(d, xq)).await;
+    l.lobby.rescan().await;
+    nothing_yet(&mut ra);
+    nothing_yet(&mut rc);
+    nothing_yet(&mut rd);
+    assert_eq!(l.lobby.waiting().await, 3);
+    let mut rb = l.queue(Seek::ranked(b, xq, 1580)).await;
+    let game = game_of(&mut ra).await;
+    assert_eq!(game_of(&mut rb).await, game);
+    let row = l.store.game(&game).await.expect("db").expect("game");
+    assert!(row.rated, "a ranked pairing makes a rated game");
+    assert_eq!(row.mode, Mode::Random);
+    assert_eq!(row.status, GameStatus::Playing);
+    assert_eq!(row.ai_level, None);
+    assert!(row.clock.is_some(), "the same clock as casual games");
+    let mut seats = [row.first_player, row.second_player];
+    seats.sort();
+    assert_eq!(seats, [Some(a), Some(b)]);
+    assert_eq!(l.lobby.waiting().await, 2, "C and D wait on");
+
+    // E (1550) comes 10 s after C (1800): 250 apart needs ±250, 15 s of waiting on both sides.
+    l.advance(Duration::from_secs(10));
+    let mut re = l.queue(Seek::ranked(e, xq, 1550)).await;
+    l.advance(Duration::from_millis(14_999));
+    l.lobby.rescan().await;
+    nothing_yet(&mut rc);
+    nothing_yet(&mut re);
+    assert_eq!(
+        l.lobby.waiting().await,
+        3,
+        "C's window is wide enough, E's is not yet"
+    );
+    l.advance(Duration::from_millis(1));
+    l.lobby.rescan().await;
+    let game = game_of(&mut rc).await;
+    assert_eq!(game_of(&mut re).await, game);
+    assert!(l.store.game(&game).await.expect("db").expect("game").rated);
+
+    // D, casual, still waits (its stand-in is an hour away).
+    nothing_yet(&mut rd);
+    assert_eq!(l.lobby.waiting().await, 1);
+    l.stop().await;
+}
+
+async fn the_lobby_rescans_by_itself() {
+    // No manual rescan: the lobby's own tick pairs seeks whose windows have grown.
+    let l = ManualLobby::new(Duration::from_secs(3600)).await;
+    let [a, b] = [l.player("anong").await, l.player("boon").await];
+    let mut ra = l.queue(Seek::ranked(a, Variant::Makruk, 1200)).await;
+    let mut rb = l.queue(Seek::ranked(b, Variant::Makruk, 2000)).await;
+    nothing_yet(&mut ra);
+    l.advance(Duration::from_secs(60));
+    let game = game_of(&mut ra).await;
+    assert_eq!(game_of(&mut rb).await, game);
+    l.stop().await;
+}
+
+async fn ranked_seeks_never_get_an_ai_stand_in() {
+    // Stand-ins come at once for casual seeks.
+    let l = ManualLobby::new(Duration::ZERO).await;
+    let [a, b] = [l.player("anong").await, l.player("boon").await];
+    let mut ranked = l.queue(Seek::ranked(a, Variant::Checkers, 1200)).await;
+    let mut casual = l.queue(Seek::casual(b, Variant::Checkers)).await;
+    // The casual seek, queued after the ranked one, gets its stand-in...
+    let event = tokio::time::timeout(Duration::from_secs(30), casual.recv())
+        .await
+        .expect("a stand-in in time");
+    assert!(
+        matches!(event, Some(LobbyEvent::Paired { standin: true, .. })),
+        "{event:?}"
+    );
+    // ...the ranked one keeps waiting, however long, until it is cancelled.
+    l.advance(Duration::from_secs(600));
+    l.lobby.rescan().await;
+    nothing_yet(&mut ranked);
+    assert_eq!(l.lobby.waiting().await, 1);
+    l.stop().await;
+}
+
+on_both!(
+    ranked_friend_games_need_two_signed_in_players_and_move_ratings,
+    the_leaderboard_lists_players_after_ten_ranked_games,
+    ranked_queue_pairs_signed_in_players_into_a_rated_game_that_rates_both,
+    ranked_queue_is_not_available_without_sign_in_on_the_server,
+    ranked_seeks_pair_within_their_windows_which_widen_with_waiting,
+    the_lobby_rescans_by_itself,
+    ranked_seeks_never_get_an_ai_stand_in,
+);

@@ -138,6 +138,10 @@ pub trait Store: Send + Sync + 'static {
     /// Every game that is waiting or being played: what the server restores on start.
     async fn unfinished_games(&self) -> Result<Vec<Game>>;
 
+    /// The ids of the games a player sits in that are waiting or being played (their names
+    /// are shown live, so a rename or an account deletion must reach them).
+    async fn unfinished_games_of(&self, player: PlayerId) -> Result<Vec<GameId>>;
+
     /// A player's finished games, newest first, at most `limit`, finished before `before`
     /// if given (for paging).
     async fn finished_games(

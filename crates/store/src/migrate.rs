@@ -22,6 +22,11 @@ const SQLITE: &[Embedded] = &[
         "ranked",
         include_str!("../migrations/sqlite/0002_ranked.sql"),
     ),
+    (
+        3,
+        "leaderboard indexes",
+        include_str!("../migrations/sqlite/0003_leaderboard_indexes.sql"),
+    ),
 ];
 
 const POSTGRES: &[Embedded] = &[
@@ -34,6 +39,11 @@ const POSTGRES: &[Embedded] = &[
         2,
         "ranked",
         include_str!("../migrations/postgres/0002_ranked.sql"),
+    ),
+    (
+        3,
+        "leaderboard indexes",
+        include_str!("../migrations/postgres/0003_leaderboard_indexes.sql"),
     ),
 ];
 

@@ -172,6 +172,13 @@ macro_rules! rating_change_from_row {
     }};
 }
 
+/// A query parameter of [`SqlStore::player_query`].
+enum Arg<'a> {
+    Int(i64),
+    Text(&'a str),
+    MaybeText(Option<&'a str>),
+}
+
 fn parse_variant(name: &str) -> Result<Variant> {
     Variant::from_str(name).map_err(|e| StoreError::Corrupt(e.to_string()))
 }
@@ -260,6 +267,30 @@ impl SqlStore {
         Ok(on_pool!(self, pool => pool.execute(sql).await?.rows_affected()))
     }
 
+    /// Runs `sql`, a statement that returns [`PLAYER_COLUMNS`] of at most one player, with
+    /// `args` bound in order, and reads the player. The error stays sqlx's, so that callers can
+    /// tell a unique violation (a subject taken) from other failures.
+    async fn player_query(
+        &self,
+        sql: &str,
+        args: &[Arg<'_>],
+    ) -> std::result::Result<Option<Player>, sqlx::Error> {
+        on_pool!(self, pool => {
+            let mut query = sqlx::query(sql);
+            for arg in args {
+                query = match *arg {
+                    Arg::Int(v) => query.bind(v),
+                    Arg::Text(v) => query.bind(v),
+                    Arg::MaybeText(v) => query.bind(v),
+                };
+            }
+            match query.fetch_optional(pool).await? {
+                Some(row) => Ok(Some(player_from_row!(row))),
+                None => Ok(None),
+            }
+        })
+    }
+
     async fn game_status(&self, id: &GameId) -> Result<GameStatus> {
         let status: Option<String> = on_pool!(self, pool => {
             sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
@@ -296,50 +327,29 @@ impl Store for SqlStore {
     }
 
     async fn create_player(&self, nickname: &str) -> Result<Player> {
-        let now = now_millis();
-        let player = on_pool!(self, pool => {
-            let row = sqlx::query(&format!(
-                "INSERT INTO players (nickname, created_at) VALUES ($1, $2) \
-                 RETURNING {PLAYER_COLUMNS}"
-            ))
-            .bind(nickname)
-            .bind(now.0)
-            .fetch_one(pool)
-            .await?;
-            player_from_row!(row)
-        });
-        Ok(player)
+        let sql = format!(
+            "INSERT INTO players (nickname, created_at) VALUES ($1, $2) \
+             RETURNING {PLAYER_COLUMNS}"
+        );
+        let args = [Arg::Text(nickname), Arg::Int(now_millis().0)];
+        self.player_query(&sql, &args)
+            .await?
+            .ok_or_else(|| StoreError::Corrupt("INSERT … RETURNING gave no row".into()))
     }
 
     async fn rename_player(&self, id: PlayerId, nickname: &str) -> Result<Player> {
-        let player = on_pool!(self, pool => {
-            let row = sqlx::query(&format!(
-                "UPDATE players SET nickname = $1 WHERE id = $2 AND deleted_at IS NULL \
-                 RETURNING {PLAYER_COLUMNS}"
-            ))
-            .bind(nickname)
-            .bind(id.0)
-            .fetch_optional(pool)
-            .await?;
-            match row {
-                Some(row) => Some(player_from_row!(row)),
-                None => None,
-            }
-        });
-        player.ok_or(StoreError::NotFound("player"))
+        let sql = format!(
+            "UPDATE players SET nickname = $1 WHERE id = $2 AND deleted_at IS NULL \
+             RETURNING {PLAYER_COLUMNS}"
+        );
+        self.player_query(&sql, &[Arg::Text(nickname), Arg::Int(id.0)])
+            .await?
+            .ok_or(StoreError::NotFound("player"))
     }
 
     async fn player(&self, id: PlayerId) -> Result<Option<Player>> {
-        Ok(on_pool!(self, pool => {
-            let row = sqlx::query(&format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1"))
-            .bind(id.0)
-            .fetch_optional(pool)
-            .await?;
-            match row {
-                Some(row) => Some(player_from_row!(row)),
-                None => None,
-            }
-        }))
+        let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1");
+        Ok(self.player_query(&sql, &[Arg::Int(id.0)]).await?)
     }
 
     async fn create_game(&self, game: &NewGame) -> Result<Game> {
@@ -628,6 +638,19 @@ impl Store for SqlStore {
         }))
     }
 
+    async fn unfinished_games_of(&self, player: PlayerId) -> Result<Vec<GameId>> {
+        let ids: Vec<String> = on_pool!(self, pool => {
+            sqlx::query_scalar(
+                "SELECT id FROM games WHERE (first_player = $1 OR second_player = $1) \
+                 AND status IN ('waiting', 'playing') ORDER BY created_at, id",
+            )
+            .bind(player.0)
+            .fetch_all(pool)
+            .await?
+        });
+        Ok(ids.into_iter().map(GameId).collect())
+    }
+
     async fn finished_games(
         &self,
         player: PlayerId,
@@ -732,13 +755,7 @@ impl Store for SqlStore {
 
     async fn player_by_google_sub(&self, sub: &str) -> Result<Option<Player>> {
         let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE google_sub = $1");
-        Ok(on_pool!(self, pool => {
-            let row = sqlx::query(&sql).bind(sub).fetch_optional(pool).await?;
-            match row {
-                Some(row) => Some(player_from_row!(row)),
-                None => None,
-            }
-        }))
+        Ok(self.player_query(&sql, &[Arg::Text(sub)]).await?)
     }
 
     async fn link_google_account(
@@ -752,20 +769,8 @@ impl Store for SqlStore {
              WHERE id = $3 AND google_sub IS NULL AND deleted_at IS NULL \
              RETURNING {PLAYER_COLUMNS}"
         );
-        let linked = on_pool!(self, pool => {
-            let row = sqlx::query(&sql)
-                .bind(sub)
-                .bind(email)
-                .bind(id.0)
-                .fetch_optional(pool)
-                .await;
-            match row {
-                Ok(Some(row)) => Ok(Some(player_from_row!(row))),
-                Ok(None) => Ok(None),
-                Err(e) => Err(e),
-            }
-        });
-        match linked {
+        let args = [Arg::Text(sub), Arg::MaybeText(email), Arg::Int(id.0)];
+        match self.player_query(&sql, &args).await {
             Ok(Some(player)) => Ok(player),
             Ok(None) => match self.player(id).await? {
                 None => Err(StoreError::NotFound("player")),
@@ -790,22 +795,15 @@ impl Store for SqlStore {
             "INSERT INTO players (nickname, google_sub, email, created_at) VALUES ($1, $2, $3, $4) \
              RETURNING {PLAYER_COLUMNS}"
         );
-        let now = now_millis();
-        let created = on_pool!(self, pool => {
-            let row = sqlx::query(&sql)
-                .bind(nickname)
-                .bind(sub)
-                .bind(email)
-                .bind(now.0)
-                .fetch_one(pool)
-                .await;
-            match row {
-                Ok(row) => Ok(player_from_row!(row)),
-                Err(e) => Err(e),
-            }
-        });
-        match created {
-            Ok(player) => Ok(player),
+        let args = [
+            Arg::Text(nickname),
+            Arg::Text(sub),
+            Arg::MaybeText(email),
+            Arg::Int(now_millis().0),
+        ];
+        match self.player_query(&sql, &args).await {
+            Ok(Some(player)) => Ok(player),
+            Ok(None) => Err(StoreError::Corrupt("INSERT … RETURNING gave no row".into())),
             Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict(
                 "the account belongs to another player",
             )),
@@ -934,16 +932,21 @@ impl Store for SqlStore {
         active_since: UnixMillis,
     ) -> Result<Option<LeaderboardEntry>> {
         let qualifies = format!(
-            "r.variant = $1 AND r.games >= {LEADERBOARD_MIN_GAMES} \
-             AND r.last_played_at >= $2 AND p.deleted_at IS NULL"
+            "r.variant = $1 AND r.games >= {LEADERBOARD_MIN_GAMES} AND r.last_played_at >= $2"
         );
         let own = format!(
             "SELECT p.nickname, r.rating, r.games FROM ratings r \
-             JOIN players p ON p.id = r.player_id WHERE {qualifies} AND r.player_id = $3"
+             JOIN players p ON p.id = r.player_id \
+             WHERE {qualifies} AND p.deleted_at IS NULL AND r.player_id = $3"
         );
+        // Counted from the partial index `ratings_leaderboard` alone (it holds
+        // `last_played_at`), `rating >= $3` bounding the range; deleted accounts, few, are
+        // left out by an anti-join on `players_deleted` rather than a join with every player.
         let above = format!(
-            "SELECT COUNT(*) FROM ratings r JOIN players p ON p.id = r.player_id \
-             WHERE {qualifies} AND (r.rating > $3 OR (r.rating = $3 AND r.player_id < $4))"
+            "SELECT COUNT(*) FROM ratings r WHERE {qualifies} \
+             AND r.rating >= $3 AND (r.rating > $3 OR r.player_id < $4) \
+             AND NOT EXISTS (SELECT 1 FROM players p \
+                             WHERE p.id = r.player_id AND p.deleted_at IS NOT NULL)"
         );
         Ok(on_pool!(self, pool => {
             let row = sqlx::query(&own)

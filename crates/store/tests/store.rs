@@ -386,6 +386,26 @@ async fn unfinished_games_are_listed_for_recovery() {
         let mut expected = vec![waiting.id, playing.id];
         expected.sort();
         assert_eq!(ids, expected);
+
+        // Per player: only the games they sit in, either side.
+        let b = s.create_player("bob").await.expect("b");
+        let theirs = s
+            .create_game(&NewGame {
+                first_player: None,
+                second_player: Some(b.id),
+                ..friend_game(a.id)
+            })
+            .await
+            .expect("g5");
+        let mut of_a = s.unfinished_games_of(a.id).await.expect("of a");
+        of_a.sort();
+        assert_eq!(of_a, expected, "not the finished or aborted ones");
+        assert_eq!(
+            s.unfinished_games_of(b.id).await.expect("of b"),
+            vec![theirs.id]
+        );
+        let c = s.create_player("chai").await.expect("c");
+        assert_eq!(s.unfinished_games_of(c.id).await.expect("of c"), vec![]);
     })
     .await;
 }

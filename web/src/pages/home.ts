@@ -20,6 +20,10 @@ export class HomeCtrl implements PageCtrl {
   error = '';
   /** The friend game is to be ranked (signed-in players only). */
   rated = false;
+  /** The random-opponent seek is to be ranked (signed-in players only). */
+  rankedSeek = false;
+  /** While queued for a ranked game: the rating the server pairs by. */
+  seekRating: number | null = null;
   private lobby: Socket | null = null;
 
   constructor(
@@ -79,11 +83,15 @@ export class HomeCtrl implements PageCtrl {
     this.queue = 'joining';
     this.error = '';
     const variant = this.variant;
+    // Ranked only when it can be: the server refuses guests anyway.
+    const ranked = this.canRank() && this.rankedSeek;
+    const request = ranked ? { variant, ranked: true } : { variant };
     this.lobby = new Socket({
       url: wsUrl('/ws/lobby'),
       handlers: {
-        queued: () => {
+        queued: (d: { ranked?: boolean; rating?: number | null }) => {
           this.queue = 'queued';
+          this.seekRating = d.ranked ? (d.rating ?? null) : null;
           this.app.redraw();
         },
         paired: (d: { gameId: string }) => {
@@ -99,7 +107,7 @@ export class HomeCtrl implements PageCtrl {
       },
       // After a reconnect the server has forgotten us: ask again.
       onState: (s) => {
-        if (s === 'open' && this.queue !== 'idle') this.lobby?.send('queue', { variant });
+        if (s === 'open' && this.queue !== 'idle') this.lobby?.send('queue', request);
         this.app.redraw();
       },
     }).connect();
@@ -113,7 +121,13 @@ export class HomeCtrl implements PageCtrl {
     // Give the cancel a moment to leave before closing.
     setTimeout(() => l.close(), 200);
     this.queue = 'idle';
+    this.seekRating = null;
     this.app.redraw();
+  }
+
+  /** Whether this player may queue for a ranked game. */
+  canRank(): boolean {
+    return this.app.config?.ranked.available === true && this.app.me?.signedIn === true;
   }
 
   destroy(): void {
@@ -176,6 +190,24 @@ function rankedChoice(c: HomeCtrl): VNode | null {
       },
     }),
     h('span', t('ranked.ratedOption')),
+  ]);
+}
+
+/** The "Ranked" choice of the random opponent, for signed-in players when the server has it. */
+function rankedSeekChoice(c: HomeCtrl): VNode | null {
+  if (!c.canRank()) return null;
+  return h('label.choice', [
+    h('input', {
+      attrs: { type: 'checkbox', 'data-testid': 'seek-ranked', disabled: c.queue !== 'idle' },
+      props: { checked: c.rankedSeek },
+      on: {
+        change: (e: Event) => {
+          c.rankedSeek = (e.target as HTMLInputElement).checked;
+          c.app.redraw();
+        },
+      },
+    }),
+    h('span', t('ranked.seekOption')),
   ]);
 }
 
@@ -248,10 +280,14 @@ export function homeView(c: HomeCtrl): VNode {
       h('section.panel.mode', { attrs: { 'aria-labelledby': 'online-title' } }, [
         h('h2#online-title', t('home.playOnline')),
         h('p.hint', t('home.playOnlineDesc')),
+        rankedSeekChoice(c),
         c.queue === 'idle'
           ? h('button.primary', { attrs: { type: 'button', 'data-testid': 'seek' }, on: { click: () => c.seek() } }, t('home.seek'))
           : h('div.queue', [
-              h('p', { attrs: { role: 'status' } }, [h('span.spinner', { attrs: { 'aria-hidden': 'true' } }), t('home.searching')]),
+              h('p', { attrs: { role: 'status', 'data-testid': 'seek-status' } }, [
+                h('span.spinner', { attrs: { 'aria-hidden': 'true' } }),
+                c.seekRating === null ? t('home.searching') : t('ranked.searching', { rating: c.seekRating }),
+              ]),
               h('button', { attrs: { type: 'button', 'data-testid': 'seek-cancel' }, on: { click: () => c.cancelQueue() } }, t('home.cancel')),
             ]),
       ]),

@@ -21,6 +21,32 @@ async function start(path: string) {
   await flush();
 }
 
+class FakeWs {
+  static all: FakeWs[] = [];
+  readyState = 0;
+  sent: any[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  constructor(public url: string) {
+    FakeWs.all.push(this);
+  }
+  send(d: string) {
+    this.sent.push(JSON.parse(d));
+  }
+  close() {
+    this.readyState = 3;
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  push(m: object) {
+    this.onmessage?.({ data: JSON.stringify(m) });
+  }
+}
+
 const devConfig = { ranked: { available: true, clientId: 'ttakji-dev', dev: true } };
 
 beforeAll(async () => {
@@ -78,6 +104,48 @@ describe('sign-in and the ranked choice', () => {
     byTestId('play-friend')!.click();
     await flush();
     expect(calls).toContainEqual(['POST', '/api/invitations', { variant: 'makruk', rated: true }]);
+  });
+});
+
+describe('ranked random opponent', () => {
+  beforeEach(() => {
+    FakeWs.all = [];
+    vi.stubGlobal('WebSocket', FakeWs);
+  });
+
+  it('is offered to signed-in players and queues by rating, with no stand-in', async () => {
+    routes['GET /api/me'] = () => [200, { id: 7, nickname: 'Somchai', signedIn: true }];
+    await start('/');
+    (byTestId('seek-ranked') as HTMLInputElement).click();
+    await flush();
+    byTestId('seek')!.click();
+    const lobby = FakeWs.all.find((w) => w.url.endsWith('/ws/lobby'))!;
+    lobby.open();
+    expect(lobby.sent).toEqual([{ t: 'queue', d: { variant: 'makruk', ranked: true } }]);
+    lobby.push({ t: 'queued', d: { variant: 'makruk', ranked: true, rating: 1350, standin: false } });
+    await flush();
+    const status = byTestId('seek-status')?.textContent ?? '';
+    expect(status).toContain('near your rating (1350)');
+    expect(status).toContain('No computer stands in');
+    expect((byTestId('seek-ranked') as HTMLInputElement).disabled).toBe(true);
+    lobby.push({ t: 'paired', d: { gameId: 'g8' } });
+    await flush();
+    expect(location.pathname).toBe('/game/g8');
+  });
+
+  it('is not offered to guests, nor without sign-in on the server', async () => {
+    await start('/');
+    expect(byTestId('seek')).not.toBeNull();
+    expect(byTestId('seek-ranked')).toBeNull();
+    routes['GET /api/me'] = () => [200, { id: 7, nickname: 'Somchai', signedIn: true }];
+    routes['GET /api/config'] = () => [200, { ranked: { available: false, reason: 'no_client_id', dev: false } }];
+    await start('/');
+    expect(byTestId('seek-ranked')).toBeNull();
+    // A casual seek is sent as before.
+    byTestId('seek')!.click();
+    const lobby = FakeWs.all.find((w) => w.url.endsWith('/ws/lobby'))!;
+    lobby.open();
+    expect(lobby.sent).toEqual([{ t: 'queue', d: { variant: 'makruk' } }]);
   });
 });
 

@@ -235,6 +235,8 @@ const en = {
     needSignIn: 'Ranked games need both players signed in.',
     vs: 'against {{name}}',
     replay: 'Replay',
+    seekOption: 'Ranked game (an opponent near your rating)',
+    searching: 'Looking for a ranked opponent near your rating ({{rating}})… No computer stands in: wait or cancel.',
   },
   errors: {
     network: 'The server cannot be reached. Trying again…',

@@ -232,6 +232,8 @@ const zh = {
     needSignIn: '排位棋需要双方都已登录。',
     vs: '对阵 {{name}}',
     replay: '回放',
+    seekOption: '排位棋（匹配等级分相近的对手）',
+    searching: '正在寻找等级分与你（{{rating}}）相近的排位对手…不会由电脑代替：请等待或取消。',
   },
   errors: {
     network: '无法连接服务器，正在重试…',
