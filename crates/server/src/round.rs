@@ -323,6 +323,25 @@ struct Event {
     d: Value,
 }
 
+/// An event as the history keeps it: its data as JSON text, a few KiB, where the `Value`
+/// tree took several times that in every live game. Read back only for a reconnecting client.
+struct KeptEvent {
+    v: u64,
+    t: &'static str,
+    d: Box<str>,
+}
+
+impl KeptEvent {
+    fn event(&self) -> Event {
+        Event {
+            v: self.v,
+            t: self.t,
+            // Our own serialisation: it reads back.
+            d: serde_json::from_str(&self.d).unwrap_or(Value::Null),
+        }
+    }
+}
+
 /// The seat the AI plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AiSeat {
@@ -400,7 +419,7 @@ pub struct Round {
     rematch_offer: Option<Side>,
     rematch: Option<GameId>,
     version: u64,
-    history: VecDeque<Event>,
+    history: VecDeque<KeptEvent>,
     conns: Vec<Conn>,
     next_conn: u64,
     sans: Vec<String>,
@@ -1023,7 +1042,7 @@ impl Round {
                 CountAction::Stop => "stop",
             });
         }
-        d["state"] = self.state_json(None);
+        d["state"] = self.state_json_with(None, false);
         self.emit("move", d);
         if draw_cleared {
             self.emit_offer("draw", None);
@@ -1173,7 +1192,11 @@ impl Round {
             .map(|c| c.id)
             .collect();
         self.conns.retain(|c| !dead.contains(&c.id));
-        self.history.push_back(event);
+        self.history.push_back(KeptEvent {
+            v: event.v,
+            t: event.t,
+            d: event.d.to_string().into_boxed_str(),
+        });
         if self.history.len() > HISTORY_LEN {
             self.history.pop_front();
         }
@@ -1199,7 +1222,7 @@ impl Round {
         match since {
             Some(v) if v <= self.version && v + 1 >= oldest => {
                 for event in self.history.iter().filter(|e| e.v > v) {
-                    send(conn, &event_text(event, conn.side));
+                    send(conn, &event_text(&event.event(), conn.side));
                 }
             }
             _ => {
@@ -1234,6 +1257,13 @@ impl Round {
 
     /// The game state as the protocol describes it; `you` is filled per connection.
     fn state_json(&self, you: Option<Side>) -> Value {
+        self.state_json_with(you, true)
+    }
+
+    /// The state without its `moves` list when `with_moves` is false: what a `move` event
+    /// carries (the client appends the event's own move), so that an event does not grow
+    /// with the game.
+    fn state_json_with(&self, you: Option<Side>, with_moves: bool) -> Value {
         let now = self.config.time.now();
         let presence = self.presence();
         let seat = |side: Side| {
@@ -1274,13 +1304,14 @@ impl Round {
                 },
             })
         });
-        let moves: Vec<Value> = self
-            .game
-            .moves_uci()
-            .into_iter()
-            .zip(self.sans.iter())
-            .map(|(uci, san)| json!({ "uci": uci, "san": san }))
-            .collect();
+        let moves: Option<Vec<Value>> = with_moves.then(|| {
+            self.game
+                .moves_uci()
+                .into_iter()
+                .zip(self.sans.iter())
+                .map(|(uci, san)| json!({ "uci": uci, "san": san }))
+                .collect()
+        });
         let legal = if self.status == GameStatus::Playing {
             self.game.legal_moves()
         } else {
@@ -1294,7 +1325,7 @@ impl Round {
             }),
             _ => Value::Null,
         };
-        json!({
+        let mut state = json!({
             "id": self.row.id.as_str(),
             "variant": self.row.variant.name(),
             "mode": self.row.mode.as_str(),
@@ -1325,7 +1356,13 @@ impl Round {
             },
             "rematch": self.rematch.as_ref().map(GameId::as_str),
             "result": result,
-        })
+        });
+        if !with_moves {
+            if let Some(state) = state.as_object_mut() {
+                state.remove("moves");
+            }
+        }
+        state
     }
 }
 

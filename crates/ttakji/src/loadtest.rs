@@ -23,7 +23,7 @@ use anyhow::{anyhow, bail, Context};
 use futures_util::{SinkExt, StreamExt};
 use hdrhistogram::Histogram;
 use serde_json::{json, Value};
-use tokio::sync::Semaphore;
+use tokio::sync::{mpsc, watch, Semaphore};
 use tokio_tungstenite::{
     connect_async_with_config,
     tungstenite::{client::IntoClientRequest, http::header, Message},
@@ -298,7 +298,19 @@ async fn play(
     mut legal: Value,
     interval: Option<Duration>,
     shared: Arc<Shared>,
+    mut start: watch::Receiver<bool>,
 ) -> anyhow::Result<()> {
+    // Until every game is set up, keep reading both sockets as a browser would: the server
+    // pings every few seconds and closes a socket whose pongs stop (the WebSocket library
+    // answers pings while it reads).
+    while !*start.borrow() {
+        let [w0, w1] = &mut ws;
+        tokio::select! {
+            changed = start.changed() => changed?,
+            m = w0.next() => { m.ok_or_else(|| anyhow!("socket closed before the start"))??; }
+            m = w1.next() => { m.ok_or_else(|| anyhow!("socket closed before the start"))??; }
+        }
+    }
     let (a, b) = players;
     let mut rng = 0x9E37_79B9_7F4A_7C15_u64 ^ (n as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     let mut mover = 0;
@@ -390,23 +402,56 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
         latency: Mutex::new(Histogram::new_with_bounds(1, 60_000_000, 3)?),
     });
 
-    // Set every game up first, a few at a time.
+    // Set every game up first, a few at a time; each game's task then waits for the start.
     let started = Instant::now();
     let gate = Arc::new(Semaphore::new(opt.setup_concurrency.max(1)));
-    let mut setups = Vec::with_capacity(opt.games);
+    let (start, start_rx) = watch::channel(false);
+    let (ready_tx, mut ready) = mpsc::channel::<anyhow::Result<()>>(opt.games.max(1));
+    let mut tasks = Vec::with_capacity(opt.games);
     for n in 0..opt.games {
-        let (http, base, gate) = (http.clone(), base.clone(), gate.clone());
-        setups.push(tokio::spawn(async move {
-            let _permit = gate.acquire_owned().await?;
-            setup(&http, &base, n).await
+        let (http, base, gate, shared) = (http.clone(), base.clone(), gate.clone(), shared.clone());
+        let (ready_tx, start_rx) = (ready_tx.clone(), start_rx.clone());
+        tasks.push(tokio::spawn(async move {
+            let set_up = match gate.acquire_owned().await {
+                Ok(_permit) => setup(&http, &base, n).await,
+                Err(e) => Err(e.into()),
+            };
+            let (a, b, ws, legal) = match set_up {
+                Ok(game) => game,
+                Err(e) => {
+                    let _ = ready_tx
+                        .send(Err(e.context(format!("setting up game {n}"))))
+                        .await;
+                    return;
+                }
+            };
+            let _ = ready_tx.send(Ok(())).await;
+            drop(ready_tx);
+            let result = play(
+                n,
+                base,
+                http,
+                (a, b),
+                ws,
+                legal,
+                interval,
+                shared.clone(),
+                start_rx,
+            )
+            .await;
+            if let Err(e) = result {
+                if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                    eprintln!("game {n}: {e:#}");
+                }
+            }
         }));
     }
-    let mut ready = Vec::with_capacity(opt.games);
-    for (n, task) in setups.into_iter().enumerate() {
-        let (a, b, ws, legal) = task
-            .await?
-            .with_context(|| format!("setting up game {n}"))?;
-        ready.push((n, (a, b), ws, legal));
+    drop(ready_tx);
+    for _ in 0..opt.games {
+        ready
+            .recv()
+            .await
+            .ok_or_else(|| anyhow!("a game's task ended before its setup"))??;
     }
     let connected = pid.map(proc_usage).transpose()?;
     println!(
@@ -415,19 +460,7 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
         2 * opt.games,
         started.elapsed().as_secs_f64()
     );
-
-    let mut tasks = Vec::with_capacity(opt.games);
-    for (n, players, ws, legal) in ready {
-        let (http, base, shared) = (http.clone(), base.clone(), shared.clone());
-        tasks.push(tokio::spawn(async move {
-            if let Err(e) = play(n, base, http, players, ws, legal, interval, shared.clone()).await
-            {
-                if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
-                    eprintln!("game {n}: {e:#}");
-                }
-            }
-        }));
-    }
+    start.send_replace(true);
     // Warm up for a moment (every game makes its first moves), then measure.
     let warmup = interval
         .unwrap_or(Duration::from_secs(1))

@@ -11,6 +11,12 @@ mod uci;
 use std::{process::ExitCode, time::Instant};
 
 use clap::{Parser, Subcommand};
+
+/// mimalloc instead of glibc's malloc: under load the server's many small, short-lived JSON
+/// allocations across threads cost a quarter of its CPU in glibc, and its arenas kept freed
+/// memory (see docs/benchmarks.md, "Load test").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use ttakji_rules::{checkers, makruk, perft, perft_divide, xiangqi, Position, Variant};
 
 /// Ttakji: Makruk, Xiangqi and American checkers.

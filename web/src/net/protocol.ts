@@ -114,7 +114,8 @@ export interface MoveEvent {
   fen: string;
   by: Side;
   count?: 'start' | 'stop';
-  state: GameState;
+  /** The state after the move, without its `moves` list: append this move to the known ones. */
+  state: Omit<GameState, 'moves'> & { moves?: PlayedMove[] };
 }
 
 export interface OfferEvent {

@@ -73,7 +73,7 @@ export class GameCtrl implements PageCtrl {
       versioned: true,
       handlers: {
         full: (d: GameState) => this.apply(d, null),
-        move: (d: MoveEvent) => this.apply(d.state, variants[d.state.variant].parseMove(d.uci)?.path ?? null),
+        move: (d: MoveEvent) => this.apply(withMove(this.game, d), variants[d.state.variant].parseMove(d.uci)?.path ?? null),
         end: (d: GameState) => this.apply(d, null),
         offer: (d: OfferEvent) => this.offer(d),
         rematch: (d: { gameId: string }) => this.app.navigate(`/game/${d.gameId}`),
@@ -308,4 +308,15 @@ export class GameCtrl implements PageCtrl {
   elapsed(): number {
     return performance.now() - this.clockAt;
   }
+}
+
+/**
+ * The state a `move` event leads to. The event's state has no `moves` list (so that events do
+ * not grow with the game): the event's own move is appended to the moves known so far, cut at
+ * its ply in case an event is seen twice.
+ */
+export function withMove(prev: GameState | null, d: MoveEvent): GameState {
+  if (d.state.moves) return { ...d.state, moves: d.state.moves };
+  const before = prev && prev.id === d.state.id ? prev.moves.slice(0, d.ply - 1) : [];
+  return { ...d.state, moves: [...before, { uci: d.uci, san: d.san }] };
 }
