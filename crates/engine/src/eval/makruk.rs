@@ -1,7 +1,8 @@
 //! Makruk evaluation: material, piece-square terms (centralisation, advancement, Bia ranks),
 //! Rua and Ma mobility, Bia chains, Khun shelter in the middle game, and a mop-up term that
-//! drives a bare or nearly bare Khun to the edge once the Bia are gone (mating inside the
-//! count needs it).
+//! drives a bare or nearly bare Khun to a corner and brings the stronger side's Khun and
+//! short-range pieces next to it once the Bia are gone (mating inside the count needs it:
+//! Mets and Khons only mate from next to the Khun).
 
 use ttakji_game::{CountAction, CountKind, MakrukState};
 use ttakji_rules::makruk::{Color, Move, Position, Role, Square};
@@ -33,6 +34,9 @@ pub struct Params {
     pub mopup_edge: i32,
     /// Mop-up: per step the Khuns are closer than 7.
     pub mopup_close: i32,
+    /// Mop-up: per step a short-range piece (Met, Khon, Ma) of the stronger side is closer
+    /// than 7 to the weaker Khun: Mets and Khons only mate from next to it.
+    pub mopup_helper: i32,
     /// Material lead (without Bia on the board) from which mop-up applies.
     pub mopup_margin: i32,
     /// For the side to move.
@@ -52,6 +56,7 @@ pub const PARAMS: Params = Params {
     khun_center_endgame: 6,
     mopup_edge: 12,
     mopup_close: 5,
+    mopup_helper: 4,
     mopup_margin: 150,
     tempo: 10,
 };
@@ -201,9 +206,15 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             let r = wk.rank() as i32;
             (f.min(7 - f) + r.min(7 - r)).min(6)
         };
+        let helpers: i32 = [Role::Met, Role::Khon, Role::Ma]
+            .into_iter()
+            .flat_map(|r| pos.bitboard(strong, r))
+            .map(|sq| 7 - chebyshev(sq, wk))
+            .sum();
         let bonus = p.mopup_edge * (3 - centrality(wk))
-            + p.mopup_edge / 2 * (6 - corner)
-            + p.mopup_close * (7 - chebyshev(wk, sk));
+            + p.mopup_edge * (6 - corner)
+            + p.mopup_close * (7 - chebyshev(wk, sk))
+            + p.mopup_helper * helpers;
         total += if strong == Color::White {
             bonus
         } else {
@@ -303,6 +314,7 @@ crate::eval::tunable!(Params {
         khun_center_endgame,
         mopup_edge,
         mopup_close,
+        mopup_helper,
         mopup_margin,
         tempo
     ]
