@@ -162,6 +162,12 @@ struct Searcher<'a, P: EngineGame> {
     root_depth: u32,
 }
 
+/// Move-count pruning: at depth 1, 2, 3 the quiet moves after this many are skipped.
+const LMP_MOVES: [usize; 4] = [0, 8, 12, 20];
+/// Futility margins by depth: a quiet move is skipped when the eval plus this stays at or
+/// below alpha.
+const FUTILITY: [i32; 4] = [0, 150, 300, 450];
+
 /// Late-move reduction in plies for a move at `depth` that is the `count`-th tried.
 fn lmr(depth: i32, count: usize) -> i32 {
     let r = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
@@ -445,14 +451,32 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut best_move = None;
         let mut count = 0usize;
         let mut quiets: ArrayVec<P::Move, 64> = ArrayVec::new();
+        let shallow = !pv_node
+            && !tactical
+            && !P::FORCED_CAPTURES
+            && (depth as usize) < LMP_MOVES.len()
+            && alpha.abs() < MATE_BOUND;
         while let Some((m, quiet)) = picker.next() {
             if root && self.root_excluded.contains(&m) {
                 continue;
             }
             count += 1;
             let is_capture = self.board.current().pos.is_capture(m);
+            // Shallow pruning of quiet moves once one move has a real score: late moves
+            // (move-count pruning) and moves that cannot lift a far-below-alpha eval
+            // (futility). Checks are kept. Not in checkers: a quiet move there can force a
+            // capture sequence the eval cannot see.
+            let prune_quiet = shallow
+                && quiet
+                && !is_capture
+                && best > -MATE_BOUND
+                && (count > LMP_MOVES[depth as usize] || eval + FUTILITY[depth as usize] <= alpha);
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
+            if prune_quiet && !gives_check {
+                self.board.pop();
+                continue;
+            }
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + ext;
             let score = if count == 1 {
