@@ -619,6 +619,10 @@ impl<P: EngineGame> Searcher<'_, P> {
                 if stand + victim + 200 <= alpha {
                     continue;
                 }
+                // A capture that loses material once the exchange is played out.
+                if P::see(&self.board.current().pos, m).is_some_and(|v| v < 0) {
+                    continue;
+                }
             }
             self.board.push(m, action);
             let s = -self.qsearch(-beta, -alpha, qply + 1);

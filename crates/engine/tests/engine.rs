@@ -329,3 +329,28 @@ async fn pool_answers_and_cancels() {
         Err(ttakji_engine::AiError::GameOver)
     );
 }
+
+#[test]
+fn makruk_static_exchange() {
+    let see = |fen: &str, m: &str| {
+        let pos = makruk::Position::from_fen(fen).expect("FEN");
+        let mv = pos.parse_uci(m).expect("legal");
+        makruk::Position::see(&pos, mv)
+    };
+    // The Rua takes a Bia defended by a Bia: it loses 520 for 100.
+    assert_eq!(
+        see("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+        Some(-420)
+    );
+    // Undefended: the Bia is won.
+    assert_eq!(see("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), Some(100));
+    // Rua for Rua, and the Ma takes back.
+    assert_eq!(see("4k3/8/8/3r4/1n6/8/8/3RK3 w - - 0 1", "d1d5"), Some(0));
+    // A second Rua behind the first wins the Ma too.
+    assert_eq!(
+        see("4k3/8/8/3r4/1n6/8/3R4/3RK3 w - - 0 1", "d2d5"),
+        Some(330)
+    );
+    // A Bia takes a Met and the Khon takes back.
+    assert_eq!(see("4k3/8/5s2/4m3/3P4/8/8/4K3 w - - 0 1", "d4e5"), Some(90));
+}
