@@ -5,10 +5,10 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence, check extensions, null move (Makruk/Xiangqi with material), reverse futility pruning, late-move reductions, MultiPV, mate distance |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
-//! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, history |
+//! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history |
 //! | `time` | [`SearchLimits`] (depth, nodes, movetime, clock, infinite, deadline) and time management |
 //! | `eval/` | one file per game, all parameters in one `PARAMS` table each (a thread may override them: [`Tunable`], `set_thread_params`) |
 //! | `level` | [`Level`] recipes and the softmax move choice |
@@ -87,7 +87,10 @@ pub use eval::{
 pub use game::EngineGame;
 pub use level::{choose, pick_line, Choice, Level, Recipe, Rng, UnknownLevel};
 pub use pool::{AiError, AiPool, PoolConfig, SearchHandle};
-pub use search::{search, Info, RootLine, Score, SearchResult, INF, MATE, MAX_DEPTH, MAX_PLY};
+pub use search::{
+    search, set_thread_search_params, Info, RootLine, Score, SearchParams, SearchResult, INF, MATE,
+    MAX_DEPTH, MAX_PLY, NO_PRUNING, SEARCH_PARAMS,
+};
 pub use time::{Clock, SearchLimits, TimeManager};
 pub use tt::{Bound, Entry, TranspositionTable};
 use ttakji_game::{AnyGame, CountAction};

@@ -139,6 +139,7 @@ pub fn search<P: EngineGame>(
         root_excluded: Vec::new(),
         root_action: None,
         root_depth: 1,
+        params: SEARCH_OVERRIDE.with(|o| o.get()).unwrap_or(SEARCH_PARAMS),
     };
     s.run(limits, on_info)
 }
@@ -160,13 +161,46 @@ struct Searcher<'a, P: EngineGame> {
     root_excluded: Vec<P::Move>,
     root_action: Option<CountAction>,
     root_depth: u32,
+    params: SearchParams,
 }
 
-/// Move-count pruning: at depth 1, 2, 3 the quiet moves after this many are skipped.
-const LMP_MOVES: [usize; 4] = [0, 8, 12, 20];
-/// Futility margins by depth: a quiet move is skipped when the eval plus this stays at or
-/// below alpha.
-const FUTILITY: [i32; 4] = [0, 150, 300, 450];
+/// The shallow-pruning parameters of the search, in one place. A thread may search with
+/// others ([`set_thread_search_params`]): that is how `examples/match.rs` compares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Move-count pruning: at depth 1, 2, 3 the quiet moves after this many are skipped
+    /// (index 0 unused).
+    pub lmp_moves: [usize; 4],
+    /// Futility margins by depth: a quiet move is skipped when the eval plus this stays at
+    /// or below alpha.
+    pub futility: [i32; 4],
+    /// Whether quiescence skips captures that lose material by SEE (where the game has it).
+    pub see_pruning: bool,
+}
+
+/// The parameters in use.
+pub const SEARCH_PARAMS: SearchParams = SearchParams {
+    lmp_moves: [0, 8, 12, 20],
+    futility: [0, 150, 300, 450],
+    see_pruning: true,
+};
+
+/// No futility, move-count or SEE pruning (the search before they were added).
+pub const NO_PRUNING: SearchParams = SearchParams {
+    lmp_moves: [usize::MAX; 4],
+    futility: [1_000_000; 4],
+    see_pruning: false,
+};
+
+thread_local! {
+    static SEARCH_OVERRIDE: std::cell::Cell<Option<SearchParams>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Makes searches started on this thread use `params` (`None`: back to [`SEARCH_PARAMS`]).
+pub fn set_thread_search_params(params: Option<SearchParams>) {
+    SEARCH_OVERRIDE.with(|o| o.set(params));
+}
 
 /// Late-move reduction in plies for a move at `depth` that is the `count`-th tried.
 fn lmr(depth: i32, count: usize) -> i32 {
@@ -454,7 +488,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         let shallow = !pv_node
             && !tactical
             && !P::FORCED_CAPTURES
-            && (depth as usize) < LMP_MOVES.len()
+            && (depth as usize) < self.params.lmp_moves.len()
             && alpha.abs() < MATE_BOUND;
         while let Some((m, quiet)) = picker.next() {
             if root && self.root_excluded.contains(&m) {
@@ -470,7 +504,8 @@ impl<P: EngineGame> Searcher<'_, P> {
                 && quiet
                 && !is_capture
                 && best > -MATE_BOUND
-                && (count > LMP_MOVES[depth as usize] || eval + FUTILITY[depth as usize] <= alpha);
+                && (count > self.params.lmp_moves[depth as usize]
+                    || eval + self.params.futility[depth as usize] <= alpha);
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
             if prune_quiet && !gives_check {
@@ -620,7 +655,9 @@ impl<P: EngineGame> Searcher<'_, P> {
                     continue;
                 }
                 // A capture that loses material once the exchange is played out.
-                if P::see(&self.board.current().pos, m).is_some_and(|v| v < 0) {
+                if self.params.see_pruning
+                    && P::see(&self.board.current().pos, m).is_some_and(|v| v < 0)
+                {
                     continue;
                 }
             }
