@@ -354,3 +354,21 @@ fn makruk_static_exchange() {
     // A Bia takes a Met and the Khon takes back.
     assert_eq!(see("4k3/8/5s2/4m3/3P4/8/8/4K3 w - - 0 1", "d4e5"), Some(90));
 }
+
+#[test]
+fn null_move_is_off_where_zugzwang_bites() {
+    let makruk =
+        |fen: &str| makruk::Position::null_move_ok(&makruk::Position::from_fen(fen).expect("FEN"));
+    // Mets and a Khon (or Bia only): the mating side may have to lose a tempo on purpose.
+    assert!(!makruk("8/8/8/4k3/8/8/3SMM2/4K3 w - - 0 1"));
+    assert!(!makruk("4k3/8/8/8/8/PPP5/8/4K3 w - - 0 1"));
+    // A Rua always has a spare move.
+    assert!(makruk("8/8/8/8/8/1k6/8/4K2R w - - 0 1"));
+    // Checkers: never (zugzwang is how the game is won).
+    let checkers = checkers::Position::from_fen("W:W21-32:B1-12").expect("FEN");
+    assert!(!checkers::Position::null_move_ok(&checkers));
+    // Xiangqi: not with only the defenders and soldiers.
+    let xiangqi =
+        xiangqi::Position::from_fen("4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1").expect("FEN");
+    assert!(!xiangqi::Position::null_move_ok(&xiangqi));
+}
