@@ -49,6 +49,10 @@
 //! - `cargo run --release -p ttakji-engine --example match -- makruk hard normal 20 200`: a
 //!   match between levels, a random mover or Fairy-Stockfish (`fsf:SKILL`), in pairs of games
 //!   from random openings with colours swapped.
+//!   A `/plain` suffix on a level (`hard/plain`) searches without futility, move-count and
+//!   SEE pruning ([`NO_PRUNING`]), to measure what they bring.
+//! - `cargo run --release -p ttakji-engine --example treesize -- makruk 10 [FEN_FILE]`: nodes
+//!   of fixed-depth searches over a fixed set of positions (pruning changes).
 //! - `cargo run --release -p ttakji-engine --example tune -- checkers 500 3000`: SPSA self-play
 //!   tuning of one game's `PARAMS`. The committed parameters are still the hand-set starting
 //!   values: no tuning run long enough to trust has been made yet.
