@@ -1,8 +1,8 @@
 //! The search shared by the three games: iterative deepening, principal variation search with
-//! aspiration windows, quiescence, check extensions, null-move pruning and reverse futility
-//! pruning where sound, late-move reductions, mate-distance scores, and every result the game
-//! rules decide (repetition, perpetual check, Makruk counting, move limits) scored inside the
-//! tree.
+//! aspiration windows, quiescence (skipping captures that lose by SEE where the game has it),
+//! check extensions, null-move, reverse futility, futility and move-count pruning where sound,
+//! late-move reductions, mate-distance scores, and every result the game rules decide
+//! (repetition, perpetual check, Makruk counting, move limits) scored inside the tree.
 
 use std::{
     sync::atomic::{AtomicBool, Ordering},
