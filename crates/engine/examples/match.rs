@@ -5,7 +5,8 @@
 //! ```
 //!
 //! A and B are `easy`, `normal`, `hard` (the level recipes; `hard` thinks `HARD_MS`
-//! milliseconds a move, 2000 by default), `random`, or `fsf[:SKILL]` (Fairy-Stockfish from
+//! milliseconds a move, 2000 by default; a `/plain` suffix searches without futility,
+//! move-count and SEE pruning: [`ttakji_engine::NO_PRUNING`]), `random`, or `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only).
 //! Games come in pairs from the same opening (two random plies) with colours swapped.
 
@@ -16,12 +17,15 @@ use std::{
     time::Duration,
 };
 
-use ttakji_engine::{choose, EngineGame, Level, Recipe, Rng, TranspositionTable};
+use ttakji_engine::{
+    choose, set_thread_search_params, EngineGame, Level, Recipe, Rng, SearchParams,
+    TranspositionTable, NO_PRUNING,
+};
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
 
 enum Player {
-    Level(Recipe, Box<TranspositionTable>),
+    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>),
     Random,
     Fsf {
         _child: Child,
@@ -60,12 +64,20 @@ impl Player {
             p.read_until("readyok")?;
             return Ok(p);
         }
+        let (spec, params) = match spec.strip_suffix("/plain") {
+            Some(level) => (level, Some(NO_PRUNING)),
+            None => (spec, None),
+        };
         let level: Level = spec.parse().map_err(|e| format!("{e}"))?;
         let mut recipe = level.recipe();
         if level == Level::Hard {
             recipe = recipe.with_movetime(Duration::from_millis(hard_ms));
         }
-        Ok(Player::Level(recipe, Box::new(TranspositionTable::new(16))))
+        Ok(Player::Level(
+            recipe,
+            Box::new(TranspositionTable::new(16)),
+            params,
+        ))
     }
 
     fn read_until(&mut self, prefix: &str) -> Result<String, String> {
@@ -94,9 +106,12 @@ impl Player {
                 let moves = game.legal_moves();
                 Ok((moves[rng.below(moves.len())], None))
             }
-            Player::Level(recipe, tt) => {
+            Player::Level(recipe, tt, params) => {
                 let stop = AtomicBool::new(false);
-                let c = choose(tt, game, recipe, None, &stop, rng).ok_or("no move")?;
+                set_thread_search_params(*params);
+                let c = choose(tt, game, recipe, None, &stop, rng);
+                set_thread_search_params(None);
+                let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
             Player::Fsf { stdin, ms, .. } => {
@@ -138,11 +153,10 @@ fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Re
                 let m = moves[rng.below(moves.len())];
                 opening.play(m, None).map_err(|e| e.to_string())?;
             }
-            if let Player::Level(_, tt) = &mut players[0] {
-                tt.clear();
-            }
-            if let Player::Level(_, tt) = &mut players[1] {
-                tt.clear();
+            for p in &mut players {
+                if let Player::Level(_, tt, _) = p {
+                    tt.clear();
+                }
             }
         }
         // A plays the first mover in even games.

@@ -12,6 +12,13 @@ pub trait EngineGame: Rules {
     /// piece that moves.
     fn capture_values(pos: &Self, m: Self::Move) -> (i32, i32);
 
+    /// Static exchange evaluation: the material `m` wins (negative: loses) once every
+    /// capture on its destination square has been played out, least valuable piece first.
+    /// `None` where the game has no SEE (the search then keeps every capture).
+    fn see(_pos: &Self, _m: Self::Move) -> Option<i32> {
+        None
+    }
+
     /// A key below 8192 that tells moves apart well enough for the history table and the
     /// transposition table (origin and destination). Never 0 for a real move.
     fn move_key(m: Self::Move) -> u16;

@@ -5,10 +5,10 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence, check extensions, null move (Makruk/Xiangqi with material), reverse futility pruning, late-move reductions, MultiPV, mate distance |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
-//! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, history |
+//! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history |
 //! | `time` | [`SearchLimits`] (depth, nodes, movetime, clock, infinite, deadline) and time management |
 //! | `eval/` | one file per game, all parameters in one `PARAMS` table each (a thread may override them: [`Tunable`], `set_thread_params`) |
 //! | `level` | [`Level`] recipes and the softmax move choice |
@@ -49,6 +49,10 @@
 //! - `cargo run --release -p ttakji-engine --example match -- makruk hard normal 20 200`: a
 //!   match between levels, a random mover or Fairy-Stockfish (`fsf:SKILL`), in pairs of games
 //!   from random openings with colours swapped.
+//!   A `/plain` suffix on a level (`hard/plain`) searches without futility, move-count and
+//!   SEE pruning ([`NO_PRUNING`]), to measure what they bring.
+//! - `cargo run --release -p ttakji-engine --example treesize -- makruk 10 [FEN_FILE]`: nodes
+//!   of fixed-depth searches over a fixed set of positions (pruning changes).
 //! - `cargo run --release -p ttakji-engine --example tune -- checkers 500 3000`: SPSA self-play
 //!   tuning of one game's `PARAMS`. The committed parameters are still the hand-set starting
 //!   values: no tuning run long enough to trust has been made yet.
@@ -87,7 +91,10 @@ pub use eval::{
 pub use game::EngineGame;
 pub use level::{choose, pick_line, Choice, Level, Recipe, Rng, UnknownLevel};
 pub use pool::{AiError, AiPool, PoolConfig, SearchHandle};
-pub use search::{search, Info, RootLine, Score, SearchResult, INF, MATE, MAX_DEPTH, MAX_PLY};
+pub use search::{
+    search, set_thread_search_params, Info, RootLine, Score, SearchParams, SearchResult, INF, MATE,
+    MAX_DEPTH, MAX_PLY, NO_PRUNING, SEARCH_PARAMS,
+};
 pub use time::{Clock, SearchLimits, TimeManager};
 pub use tt::{Bound, Entry, TranspositionTable};
 use ttakji_game::{AnyGame, CountAction};

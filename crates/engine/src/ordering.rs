@@ -1,6 +1,7 @@
 //! Staged move ordering: the transposition-table move first, then captures by MVV/LVA (most
 //! valuable victim, least valuable attacker), then the two killer moves of this ply, then the
-//! quiet moves by their history score.
+//! captures that lose material by SEE (where the game has it), then the quiet moves by their
+//! history score.
 //!
 //! The rules crates generate every legal move at once (the search needs them all anyway, to
 //! know whether the game is over), so the stages are score bands and the picker hands out the
@@ -15,6 +16,8 @@ const TT_MOVE: i32 = 1 << 30;
 const CAPTURE: i32 = 1 << 28;
 const KILLER_1: i32 = 1 << 27;
 const KILLER_2: i32 = KILLER_1 - 1;
+/// Captures that lose material by SEE: after the killers, before the quiet moves.
+const LOSING_CAPTURE: i32 = 1 << 26;
 
 /// The quiet-move history: how often a move caused a cut-off, per side to move and move key.
 pub(crate) struct History {
@@ -75,7 +78,11 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             } else {
                 let (victim, attacker) = P::capture_values(pos, m);
                 if victim > 0 {
-                    CAPTURE + victim * 16 - attacker / 16
+                    if P::see(pos, m).is_some_and(|v| v < 0) {
+                        LOSING_CAPTURE + victim * 16 - attacker / 16
+                    } else {
+                        CAPTURE + victim * 16 - attacker / 16
+                    }
                 } else if killers[0] == Some(m) {
                     KILLER_1
                 } else if killers[1] == Some(m) {

@@ -1,8 +1,8 @@
 //! The search shared by the three games: iterative deepening, principal variation search with
-//! aspiration windows, quiescence, check extensions, null-move pruning and reverse futility
-//! pruning where sound, late-move reductions, mate-distance scores, and every result the game
-//! rules decide (repetition, perpetual check, Makruk counting, move limits) scored inside the
-//! tree.
+//! aspiration windows, quiescence (skipping captures that lose by SEE where the game has it),
+//! check extensions, null-move, reverse futility, futility and move-count pruning where sound,
+//! late-move reductions, mate-distance scores, and every result the game rules decide
+//! (repetition, perpetual check, Makruk counting, move limits) scored inside the tree.
 
 use std::{
     sync::atomic::{AtomicBool, Ordering},
@@ -139,6 +139,7 @@ pub fn search<P: EngineGame>(
         root_excluded: Vec::new(),
         root_action: None,
         root_depth: 1,
+        params: SEARCH_OVERRIDE.with(|o| o.get()).unwrap_or(SEARCH_PARAMS),
     };
     s.run(limits, on_info)
 }
@@ -160,6 +161,45 @@ struct Searcher<'a, P: EngineGame> {
     root_excluded: Vec<P::Move>,
     root_action: Option<CountAction>,
     root_depth: u32,
+    params: SearchParams,
+}
+
+/// The shallow-pruning parameters of the search, in one place. A thread may search with
+/// others ([`set_thread_search_params`]): that is how `examples/match.rs` compares them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Move-count pruning: at depth 1, 2, 3 the quiet moves after this many are skipped
+    /// (index 0 unused).
+    pub lmp_moves: [usize; 4],
+    /// Futility margins by depth: a quiet move is skipped when the eval plus this stays at
+    /// or below alpha.
+    pub futility: [i32; 4],
+    /// Whether quiescence skips captures that lose material by SEE (where the game has it).
+    pub see_pruning: bool,
+}
+
+/// The parameters in use.
+pub const SEARCH_PARAMS: SearchParams = SearchParams {
+    lmp_moves: [0, 8, 12, 20],
+    futility: [0, 150, 300, 450],
+    see_pruning: true,
+};
+
+/// No futility, move-count or SEE pruning (the search before they were added).
+pub const NO_PRUNING: SearchParams = SearchParams {
+    lmp_moves: [usize::MAX; 4],
+    futility: [1_000_000; 4],
+    see_pruning: false,
+};
+
+thread_local! {
+    static SEARCH_OVERRIDE: std::cell::Cell<Option<SearchParams>> =
+        const { std::cell::Cell::new(None) };
+}
+
+/// Makes searches started on this thread use `params` (`None`: back to [`SEARCH_PARAMS`]).
+pub fn set_thread_search_params(params: Option<SearchParams>) {
+    SEARCH_OVERRIDE.with(|o| o.set(params));
 }
 
 /// Late-move reduction in plies for a move at `depth` that is the `count`-th tried.
@@ -445,14 +485,33 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut best_move = None;
         let mut count = 0usize;
         let mut quiets: ArrayVec<P::Move, 64> = ArrayVec::new();
+        let shallow = !pv_node
+            && !tactical
+            && !P::FORCED_CAPTURES
+            && (depth as usize) < self.params.lmp_moves.len()
+            && alpha.abs() < MATE_BOUND;
         while let Some((m, quiet)) = picker.next() {
             if root && self.root_excluded.contains(&m) {
                 continue;
             }
             count += 1;
             let is_capture = self.board.current().pos.is_capture(m);
+            // Shallow pruning of quiet moves once one move has a real score: late moves
+            // (move-count pruning) and moves that cannot lift a far-below-alpha eval
+            // (futility). Checks are kept. Not in checkers: a quiet move there can force a
+            // capture sequence the eval cannot see.
+            let prune_quiet = shallow
+                && quiet
+                && !is_capture
+                && best > -MATE_BOUND
+                && (count > self.params.lmp_moves[depth as usize]
+                    || eval + self.params.futility[depth as usize] <= alpha);
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
+            if prune_quiet && !gives_check {
+                self.board.pop();
+                continue;
+            }
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let new_depth = depth - 1 + ext;
             let score = if count == 1 {
@@ -593,6 +652,12 @@ impl<P: EngineGame> Searcher<'_, P> {
                 }
                 // Delta pruning: even winning this piece for free can't reach alpha.
                 if stand + victim + 200 <= alpha {
+                    continue;
+                }
+                // A capture that loses material once the exchange is played out.
+                if self.params.see_pruning
+                    && P::see(&self.board.current().pos, m).is_some_and(|v| v < 0)
+                {
                     continue;
                 }
             }

@@ -149,6 +149,53 @@ fn makruk_mates_inside_the_piece_count() {
     assert_eq!(score, Score::Cp(0));
 }
 
+/// Plays `fen` out with both sides searching `nodes` nodes a move (the count actions as the
+/// engine chooses them) and returns the outcome and the number of plies played.
+fn play_out<P: EngineGame>(fen: &str, nodes: u64) -> (ttakji_game::Outcome, usize) {
+    let mut game = Game::<P>::from_fen(fen).expect("FEN");
+    let mut tt = TranspositionTable::new(16);
+    let stop = AtomicBool::new(false);
+    let start = game.ply();
+    while game.outcome().is_none() {
+        let r = search(
+            &mut tt,
+            &game,
+            &SearchLimits::nodes(nodes),
+            &stop,
+            &mut |_| {},
+        )
+        .expect("a move");
+        game.play(r.best, r.action)
+            .or_else(|_| game.play(r.best, None))
+            .expect("legal");
+    }
+    (game.outcome().expect("over"), game.ply() - start)
+}
+
+#[test]
+fn makruk_mates_bare_khun_inside_the_count() {
+    // Endings hard reached in matches but used to shuffle through: Mets (promoted Bia) need
+    // the bare Khun driven to a corner and every piece brought close. Counts: three Mets 64
+    // (from 6: 59 moves), Rua and Met 16 (from 5: 12 moves; mate in 9), Rua 16 (from 4: 13
+    // moves; mate in 8), Khon with Met(s) 44 (from 5 or 6).
+    for fen in [
+        "8/8/3k4/8/8/2M2M2/3M4/4K3 w - - 0 1",
+        "8/8/8/8/8/2k5/4M3/R3K3 w - - 0 1",
+        "8/8/8/8/8/1k6/8/4K2R w - - 0 1",
+        "8/8/8/4k3/8/8/3SMM2/4K3 w - - 0 1",
+        "8/8/8/4k3/8/8/3SM3/4K3 w - - 0 1",
+    ] {
+        let (o, plies) = play_out::<makruk::Position>(fen, 60_000);
+        eprintln!("{fen}: {o:?} in {plies} plies");
+        assert_eq!(
+            o.winner,
+            Some(Side::First),
+            "{fen}: {o:?} after {plies} plies"
+        );
+        assert_eq!(o.reason, Reason::Checkmate, "{fen}");
+    }
+}
+
 #[test]
 fn xiangqi_never_loses_by_perpetual_check() {
     // Red's chariot checks on ranks 10 and 9 while Black's general steps up and down; after
@@ -281,4 +328,47 @@ async fn pool_answers_and_cancels() {
         pool.search(over, Level::Easy, None).await,
         Err(ttakji_engine::AiError::GameOver)
     );
+}
+
+#[test]
+fn makruk_static_exchange() {
+    let see = |fen: &str, m: &str| {
+        let pos = makruk::Position::from_fen(fen).expect("FEN");
+        let mv = pos.parse_uci(m).expect("legal");
+        makruk::Position::see(&pos, mv)
+    };
+    // The Rua takes a Bia defended by a Bia: it loses 520 for 100.
+    assert_eq!(
+        see("4k3/8/4p3/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"),
+        Some(-420)
+    );
+    // Undefended: the Bia is won.
+    assert_eq!(see("4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1", "d1d5"), Some(100));
+    // Rua for Rua, and the Ma takes back.
+    assert_eq!(see("4k3/8/8/3r4/1n6/8/8/3RK3 w - - 0 1", "d1d5"), Some(0));
+    // A second Rua behind the first wins the Ma too.
+    assert_eq!(
+        see("4k3/8/8/3r4/1n6/8/3R4/3RK3 w - - 0 1", "d2d5"),
+        Some(330)
+    );
+    // A Bia takes a Met and the Khon takes back.
+    assert_eq!(see("4k3/8/5s2/4m3/3P4/8/8/4K3 w - - 0 1", "d4e5"), Some(90));
+}
+
+#[test]
+fn null_move_is_off_where_zugzwang_bites() {
+    let makruk =
+        |fen: &str| makruk::Position::null_move_ok(&makruk::Position::from_fen(fen).expect("FEN"));
+    // Mets and a Khon (or Bia only): the mating side may have to lose a tempo on purpose.
+    assert!(!makruk("8/8/8/4k3/8/8/3SMM2/4K3 w - - 0 1"));
+    assert!(!makruk("4k3/8/8/8/8/PPP5/8/4K3 w - - 0 1"));
+    // A Rua always has a spare move.
+    assert!(makruk("8/8/8/8/8/1k6/8/4K2R w - - 0 1"));
+    // Checkers: never (zugzwang is how the game is won).
+    let checkers = checkers::Position::from_fen("W:W21-32:B1-12").expect("FEN");
+    assert!(!checkers::Position::null_move_ok(&checkers));
+    // Xiangqi: not with only the defenders and soldiers.
+    let xiangqi =
+        xiangqi::Position::from_fen("4k4/4a4/9/9/9/9/4P4/9/4A4/3AK4 w - - 0 1").expect("FEN");
+    assert!(!xiangqi::Position::null_move_ok(&xiangqi));
 }

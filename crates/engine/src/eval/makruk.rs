@@ -1,7 +1,8 @@
 //! Makruk evaluation: material, piece-square terms (centralisation, advancement, Bia ranks),
 //! Rua and Ma mobility, Bia chains, Khun shelter in the middle game, and a mop-up term that
-//! drives a bare or nearly bare Khun to the edge once the Bia are gone (mating inside the
-//! count needs it).
+//! drives a bare or nearly bare Khun to a corner and brings the stronger side's Khun and
+//! short-range pieces next to it once the Bia are gone (mating inside the count needs it:
+//! Mets and Khons only mate from next to the Khun).
 
 use ttakji_game::{CountAction, CountKind, MakrukState};
 use ttakji_rules::makruk::{Color, Move, Position, Role, Square};
@@ -33,6 +34,9 @@ pub struct Params {
     pub mopup_edge: i32,
     /// Mop-up: per step the Khuns are closer than 7.
     pub mopup_close: i32,
+    /// Mop-up: per step a short-range piece (Met, Khon, Ma) of the stronger side is closer
+    /// than 7 to the weaker Khun: Mets and Khons only mate from next to it.
+    pub mopup_helper: i32,
     /// Material lead (without Bia on the board) from which mop-up applies.
     pub mopup_margin: i32,
     /// For the side to move.
@@ -52,6 +56,7 @@ pub const PARAMS: Params = Params {
     khun_center_endgame: 6,
     mopup_edge: 12,
     mopup_close: 5,
+    mopup_helper: 4,
     mopup_margin: 150,
     tempo: 10,
 };
@@ -201,9 +206,15 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             let r = wk.rank() as i32;
             (f.min(7 - f) + r.min(7 - r)).min(6)
         };
+        let helpers: i32 = [Role::Met, Role::Khon, Role::Ma]
+            .into_iter()
+            .flat_map(|r| pos.bitboard(strong, r))
+            .map(|sq| 7 - chebyshev(sq, wk))
+            .sum();
         let bonus = p.mopup_edge * (3 - centrality(wk))
-            + p.mopup_edge / 2 * (6 - corner)
-            + p.mopup_close * (7 - chebyshev(wk, sk));
+            + p.mopup_edge * (6 - corner)
+            + p.mopup_close * (7 - chebyshev(wk, sk))
+            + p.mopup_helper * helpers;
         total += if strong == Color::White {
             bonus
         } else {
@@ -213,7 +224,106 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     total
 }
 
+/// Role values for exchanges: the Khun can only capture last.
+const SEE_VALUE: [i32; 6] = [10_000, 190, 250, 330, 520, 100];
+
+/// The least valuable piece of `color` among `occ` that attacks `sq` (pins ignored).
+fn least_attacker(pos: &Position, sq: Square, color: Color, occ: u64) -> Option<(Square, Role)> {
+    let ours = |s: Square, role: Role| {
+        occ & (1 << s.index()) != 0
+            && pos
+                .piece_at(s)
+                .is_some_and(|p| p.color == color && p.role == role)
+    };
+    let find = |steps: &[(i32, i32)], role: Role| {
+        steps
+            .iter()
+            .filter_map(|&(df, dr)| offset(sq, df, dr))
+            .find(|&s| ours(s, role))
+            .map(|s| (s, role))
+    };
+    // A Bia or a Khon attacks forward, so it stands one rank behind `sq` from its side.
+    let back = if color == Color::White { -1 } else { 1 };
+    const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const AROUND: [(i32, i32); 8] = [
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+    ];
+    if let Some(a) = find(&[(-1, back), (1, back)], Role::Bia) {
+        return Some(a);
+    }
+    if let Some(a) = find(&DIAGONAL, Role::Met) {
+        return Some(a);
+    }
+    if let Some(a) = find(&DIAGONAL, Role::Khon).or_else(|| find(&[(0, back)], Role::Khon)) {
+        return Some(a);
+    }
+    if let Some(a) = find(&MA_JUMPS, Role::Ma) {
+        return Some(a);
+    }
+    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        let mut cur = sq;
+        while let Some(t) = offset(cur, df, dr) {
+            if occ & (1 << t.index()) != 0 {
+                if ours(t, Role::Rua) {
+                    return Some((t, Role::Rua));
+                }
+                break;
+            }
+            cur = t;
+        }
+    }
+    find(&AROUND, Role::Khun)
+}
+
+/// Static exchange evaluation of `m` (see [`EngineGame::see`]).
+fn see(pos: &Position, m: Move) -> i32 {
+    let to = m.to();
+    let Some(mover) = pos.piece_at(m.from()) else {
+        return 0;
+    };
+    let mut gain = [0i32; 34];
+    gain[0] = pos.piece_at(to).map_or(0, |p| SEE_VALUE[p.role.index()]);
+    // The piece standing on `to` after each capture, and its value.
+    let mut on_square = if m.is_promotion() {
+        gain[0] += SEE_VALUE[Role::Met.index()] - SEE_VALUE[Role::Bia.index()];
+        SEE_VALUE[Role::Met.index()]
+    } else {
+        SEE_VALUE[mover.role.index()]
+    };
+    let mut occ = pos.occupied().0 & !(1 << m.from().index());
+    let mut color = mover.color.other();
+    // gain[d]: what the side making the d-th capture has won if the exchange stops there.
+    let mut d = 0;
+    while let Some((from, role)) = least_attacker(pos, to, color, occ) {
+        if d + 1 >= gain.len() {
+            break;
+        }
+        d += 1;
+        gain[d] = on_square - gain[d - 1];
+        on_square = SEE_VALUE[role.index()];
+        occ &= !(1 << from.index());
+        color = color.other();
+    }
+    // Each side may stop instead of capturing.
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}
+
 impl EngineGame for Position {
+    fn see(pos: &Self, m: Move) -> Option<i32> {
+        Some(see(pos, m))
+    }
+
     fn evaluate(pos: &Self, _state: &MakrukState) -> i32 {
         with_params(|p| {
             let s = white_score(pos, p);
@@ -303,6 +413,7 @@ crate::eval::tunable!(Params {
         khun_center_endgame,
         mopup_edge,
         mopup_close,
+        mopup_helper,
         mopup_margin,
         tempo
     ]
