@@ -52,13 +52,22 @@ async fn legal_move(rx: &mut mpsc::Receiver<Arc<str>>, side: &str) -> String {
     }
 }
 
-async fn seat(round: &RoundHandle, player: PlayerId) -> (Connection, mpsc::Receiver<Arc<str>>) {
-    let (tx, rx) = mpsc::channel(64);
-    let conn = round
-        .connect(Some(player), None, tx)
-        .await
-        .expect("connect");
-    (conn, rx)
+/// A seated player's connection, its event queue and its side ("first" or "second").
+struct Seat {
+    conn: Connection,
+    rx: mpsc::Receiver<Arc<str>>,
+    side: &'static str,
+}
+
+impl Seat {
+    async fn new(round: &RoundHandle, player: PlayerId, side: &'static str) -> Seat {
+        let (tx, rx) = mpsc::channel(64);
+        let conn = round
+            .connect(Some(player), None, tx)
+            .await
+            .expect("connect");
+        Seat { conn, rx, side }
+    }
 }
 
 #[tokio::test]
@@ -94,79 +103,35 @@ async fn a_seats_measured_lag_is_forgiven_within_its_quota() {
     );
     let round = rounds.get(&game.id).await.expect("load").expect("round");
     round.join(bob.id).await.expect("bob joins");
-    let (a, mut a_rx) = seat(&round, alice.id).await;
-    let (b, mut b_rx) = seat(&round, bob.id).await;
+    let mut alice = Seat::new(&round, alice.id, "first").await;
+    let mut bob = Seat::new(&round, bob.id, "second").await;
+    let mut plies = 0;
+    let mut play = async |seat: &mut Seat, lag_ms: Option<u64>, think_ms: u64| -> i64 {
+        if let Some(ms) = lag_ms {
+            seat.conn.report_lag(ms);
+        }
+        let uci = legal_move(&mut seat.rx, seat.side).await;
+        time.advance(think_ms);
+        seat.conn
+            .act(Action::Move { uci, count: None }, None)
+            .await
+            .expect("sent");
+        plies += 1;
+        spent_after(&store, &game.id, plies).await
+    };
 
-    // Alice's socket measured 300 ms of lag; her 1 s move is charged 700 ms.
-    a.report_lag(300);
-    let m = legal_move(&mut a_rx, "first").await;
-    time.advance(1_000);
-    a.act(
-        Action::Move {
-            uci: m,
-            count: None,
-        },
-        None,
-    )
-    .await
-    .expect("sent");
-    assert_eq!(spent_after(&store, &game.id, 1).await, 700);
-
-    // Bob has no measured lag: his 2 s are charged in full, Alice's lag is not his.
-    let m = legal_move(&mut b_rx, "second").await;
-    time.advance(2_000);
-    b.act(
-        Action::Move {
-            uci: m,
-            count: None,
-        },
-        None,
-    )
-    .await
-    .expect("sent");
-    assert_eq!(spent_after(&store, &game.id, 2).await, 2_000);
-
-    // A claim beyond the quota (3 s at the start, 300 ms used, +1 s after her move = 3.7 s) is
-    // forgiven only up to what is left of it.
-    a.report_lag(1_900);
-    let m = legal_move(&mut a_rx, "first").await;
-    time.advance(10_000);
-    a.act(
-        Action::Move {
-            uci: m,
-            count: None,
-        },
-        None,
-    )
-    .await
-    .expect("sent");
-    assert_eq!(spent_after(&store, &game.id, 3).await, 10_000 - 1_900);
-    let m = legal_move(&mut b_rx, "second").await;
-    time.advance(100);
-    b.act(
-        Action::Move {
-            uci: m,
-            count: None,
-        },
-        None,
-    )
-    .await
-    .expect("sent");
-    spent_after(&store, &game.id, 4).await;
-    // 3.7 s − 1.9 s + 1 s = 2.8 s of quota left: a 2 s claim (capped at 2 s) is forgiven in
-    // full once more, then only 1.8 s remains for the next.
-    a.report_lag(2_000);
-    let m = legal_move(&mut a_rx, "first").await;
-    time.advance(5_000);
-    a.act(
-        Action::Move {
-            uci: m,
-            count: None,
-        },
-        None,
-    )
-    .await
-    .expect("sent");
-    assert_eq!(spent_after(&store, &game.id, 5).await, 3_000);
+    // The lag quota starts at 3 s and gains 1 s after each move (standard clock).
+    // Alice's socket measured 300 ms of lag: her 1 s move is charged 700 ms.
+    assert_eq!(play(&mut alice, Some(300), 1_000).await, 700);
+    // Bob has no measured lag: his 2 s are charged in full; Alice's lag is not his.
+    assert_eq!(play(&mut bob, None, 2_000).await, 2_000);
+    // Alice's quota: 3 s − 0.3 s + 1 s = 3.7 s, so 1.9 s is forgiven in full…
+    assert_eq!(play(&mut alice, Some(1_900), 10_000).await, 8_100);
+    play(&mut bob, None, 100).await;
+    // …and so is 2 s of the 2.8 s left…
+    assert_eq!(play(&mut alice, Some(2_000), 5_000).await, 3_000);
+    play(&mut bob, None, 100).await;
+    // …but the next 2 s claim meets 0.8 s + 1 s of quota: only 1.8 s is forgiven.
+    assert_eq!(play(&mut alice, Some(2_000), 5_000).await, 3_200);
     rounds.stop_all().await;
 }
