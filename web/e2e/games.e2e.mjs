@@ -299,8 +299,10 @@ describe('reconnection', () => {
         await clickMove(page, 'makruk', g.legal[0]);
         g = await waitOurTurn(page);
       }
+      // The server has the AI's reply; wait until the page shows it too before reading the board.
+      const moves = g.moves.length;
+      await until(async () => (await shownMoves(page)) === moves, 10_000, 'the move list before the reload');
       const before = await boardLabels(page);
-      const moves = await shownMoves(page);
       await page.reload();
       await page.locator('[data-testid="conn"].open').waitFor();
       await until(async () => (await shownMoves(page)) === moves, 10_000, 'the move list back');
