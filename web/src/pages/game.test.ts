@@ -4,33 +4,9 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app';
 import { initI18n } from '../i18n';
+import { FakeWs } from '../test/fake-ws';
 import type { GameState } from '../net/protocol';
 
-class FakeWs {
-  static all: FakeWs[] = [];
-  readyState = 0;
-  sent: any[] = [];
-  onopen: ((ev: unknown) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onclose: ((ev: unknown) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  constructor(public url: string) {
-    FakeWs.all.push(this);
-  }
-  send(d: string) {
-    this.sent.push(JSON.parse(d));
-  }
-  close() {
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  push(m: object) {
-    this.onmessage?.({ data: JSON.stringify(m) });
-  }
-}
 
 const START = 'rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1';
 

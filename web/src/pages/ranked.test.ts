@@ -4,6 +4,7 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../app';
 import { initI18n } from '../i18n';
+import { FakeWs } from '../test/fake-ws';
 
 type Route = (body: any) => [number, unknown];
 let routes: Record<string, Route>;
@@ -21,31 +22,6 @@ async function start(path: string) {
   await flush();
 }
 
-class FakeWs {
-  static all: FakeWs[] = [];
-  readyState = 0;
-  sent: any[] = [];
-  onopen: ((ev: unknown) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onclose: ((ev: unknown) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  constructor(public url: string) {
-    FakeWs.all.push(this);
-  }
-  send(d: string) {
-    this.sent.push(JSON.parse(d));
-  }
-  close() {
-    this.readyState = 3;
-  }
-  open() {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  push(m: object) {
-    this.onmessage?.({ data: JSON.stringify(m) });
-  }
-}
 
 const devConfig = { ranked: { available: true, clientId: 'ttakji-dev', dev: true } };
 
