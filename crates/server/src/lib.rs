@@ -17,6 +17,7 @@ pub mod ranked;
 pub mod round;
 pub mod rounds;
 pub mod session;
+pub mod view;
 pub mod ws;
 
 use std::{net::SocketAddr, sync::Arc};

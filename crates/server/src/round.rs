@@ -15,8 +15,20 @@
 //! then broadcast). A takeback, the end of the game or a stop drops the pending search (which
 //! cancels it) and bumps the generation, so a late answer is ignored.
 
-use std::{collections::VecDeque, sync::Arc, time::Duration};
+use std::{
+    collections::VecDeque,
+    sync::{
+        atomic::{AtomicU64, Ordering},
+        Arc,
+    },
+    time::Duration,
+};
 
+use crate::view::{
+    self, side_name, ClockView, CountersView, MakrukCountView, MoveEventView, MoveView, OffersView,
+    ResultView, SeatView, Sides, StateView, TimeView, You,
+};
+use axum::extract::ws::Utf8Bytes;
 use rand::Rng;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot};
@@ -41,8 +53,9 @@ pub const IDLE_FINISHED: Duration = Duration::from_secs(60);
 /// second player (it is loaded again on demand).
 pub const IDLE_WAITING: Duration = Duration::from_secs(600);
 
-/// A message to one connection: JSON text, ready to send.
-pub type Outgoing = mpsc::Sender<Arc<str>>;
+/// A message to one connection: JSON text, ready to send (shared, not copied, between the
+/// connections it goes to).
+pub type Outgoing = mpsc::Sender<Utf8Bytes>;
 
 /// What a seated player (or a spectator, who is refused) asks a round to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,15 +168,10 @@ enum Command {
         player: Option<PlayerId>,
         since: Option<u64>,
         out: Outgoing,
-        reply: oneshot::Sender<(u64, Option<Side>)>,
+        reply: oneshot::Sender<(u64, Option<Side>, Option<Arc<AtomicU64>>)>,
     },
     Disconnect {
         conn: u64,
-    },
-    /// A connection's network lag, as its socket measured it (half a ping's round trip).
-    Lag {
-        conn: u64,
-        ms: u64,
     },
     Act {
         conn: u64,
@@ -205,6 +213,8 @@ pub struct Connection {
     pub id: u64,
     /// The seat of the connected player, `None` for a spectator.
     pub side: Option<Side>,
+    /// The seat's measured lag, shared with the round (which reads it at the seat's moves).
+    lag: Option<Arc<AtomicU64>>,
     tx: mpsc::Sender<Command>,
 }
 
@@ -223,9 +233,12 @@ impl Drop for Connection {
 impl Connection {
     /// Reports the connection's network lag as the server measured it (half the round trip
     /// of a WebSocket ping). The seat's next move is compensated from it, within the clock's
-    /// lag quota. Best effort: dropped when the round is busy.
+    /// lag quota. A spectator's lag is not kept. (A value shared with the round, not a
+    /// message: the ping of every socket would otherwise wake its round.)
     pub fn report_lag(&self, ms: u64) {
-        let _ = self.tx.try_send(Command::Lag { conn: self.id, ms });
+        if let Some(lag) = &self.lag {
+            lag.store(ms.min(MAX_LAG_MS), Ordering::Relaxed);
+        }
     }
 
     /// Sends an action; the answer (ack, error or events) arrives on the connection's queue.
@@ -265,10 +278,11 @@ impl RoundHandle {
             })
             .await
             .map_err(|_| RoundError::Gone)?;
-        let (id, side) = rx.await.map_err(|_| RoundError::Gone)?;
+        let (id, side, lag) = rx.await.map_err(|_| RoundError::Gone)?;
         Ok(Connection {
             id,
             side,
+            lag,
             tx: self.tx.clone(),
         })
     }
@@ -317,27 +331,28 @@ struct Conn {
     out: Outgoing,
 }
 
-struct Event {
-    v: u64,
-    t: &'static str,
-    d: Value,
-}
-
-/// An event as the history keeps it: its data as JSON text, a few KiB, where the `Value`
-/// tree took several times that in every live game. Read back only for a reconnecting client.
+/// An event as the history keeps it, for reconnecting clients: the message as it was sent.
 struct KeptEvent {
     v: u64,
-    t: &'static str,
-    d: Box<str>,
+    /// The message; a state event's `you` is `null` here.
+    text: Utf8Bytes,
+    /// A state event (`full`, `end`): each connection gets it with its own `you`.
+    per_seat: bool,
 }
 
 impl KeptEvent {
-    fn event(&self) -> Event {
-        Event {
-            v: self.v,
-            t: self.t,
-            // Our own serialisation: it reads back.
-            d: serde_json::from_str(&self.d).unwrap_or(Value::Null),
+    /// The message as `side`'s connection gets it.
+    fn text_for(&self, side: Option<Side>) -> Utf8Bytes {
+        if !self.per_seat || side.is_none() {
+            return self.text.clone();
+        }
+        // Rare (a reconnect within the history): read our own message back and set `you`.
+        match serde_json::from_str::<Value>(self.text.as_str()) {
+            Ok(mut m) => {
+                m["d"]["you"] = Value::from(side.map(side_name));
+                Utf8Bytes::from(m.to_string())
+            }
+            Err(_) => self.text.clone(),
         }
     }
 }
@@ -434,7 +449,8 @@ pub struct Round {
     /// A rated game's rating changes once it is over (`ratingChanges` in the state).
     rating_changes: Value,
     /// Each seat's last measured network lag, in milliseconds (see [`Connection::report_lag`]).
-    lag_ms: [u64; 2],
+    /// Each seat's network lag in ms, as its sockets last measured it.
+    lag_ms: [Arc<AtomicU64>; 2],
 }
 
 /// Stored form of a move: the move, then ` start` or ` stop` for a Makruk count action.
@@ -453,17 +469,6 @@ pub fn decode_move(text: &str) -> (&str, Option<CountAction>) {
         Some((uci, "stop")) => (uci, Some(CountAction::Stop)),
         _ => (text, None),
     }
-}
-
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
-}
-
-fn side_json(side: Option<Side>) -> Value {
-    side.map_or(Value::Null, |s| Value::from(side_name(s)))
 }
 
 /// The outcome a stored game ended with, read back from its result and reason.
@@ -566,7 +571,7 @@ impl Round {
             generation: 0,
             me: tx.downgrade(),
             rating_changes: Value::Null,
-            lag_ms: [0; 2],
+            lag_ms: Default::default(),
         };
         if round.row.rated && round.status == GameStatus::Finished {
             round.rating_changes = round.load_rating_changes().await;
@@ -742,7 +747,8 @@ impl Round {
                 if let Some(conn) = self.conns.last() {
                     self.catch_up(conn, since);
                 }
-                let _ = reply.send((id, side));
+                let lag = side.map(|s| self.lag_ms[s.index()].clone());
+                let _ = reply.send((id, side, lag));
                 if self.presence() != was_present {
                     self.send_presence();
                 }
@@ -752,11 +758,6 @@ impl Round {
                 self.conns.retain(|c| c.id != conn);
                 if self.presence() != was_present {
                     self.send_presence();
-                }
-            }
-            Command::Lag { conn, ms } => {
-                if let Some(Some(side)) = self.conns.iter().find(|c| c.id == conn).map(|c| c.side) {
-                    self.lag_ms[side.index()] = ms.min(MAX_LAG_MS);
                 }
             }
             Command::Act { conn, action, id } => {
@@ -770,7 +771,7 @@ impl Round {
                     Ok(()) => {
                         if is_move {
                             if let Some(id) = id {
-                                self.send_to(conn, "ack", json!({ "id": id }));
+                                self.send_to(conn, "ack", &json!({ "id": id }));
                             }
                         }
                     }
@@ -780,7 +781,7 @@ impl Round {
                         if let Some(id) = id {
                             d["id"] = id;
                         }
-                        self.send_to(conn, "error", d);
+                        self.send_to(conn, "error", &d);
                     }
                 }
             }
@@ -807,8 +808,7 @@ impl Round {
         };
         if self.names[side.index()] != name {
             self.names[side.index()] = name;
-            let d = self.state_json(None);
-            self.emit("full", d);
+            self.emit_state("full");
         }
     }
 
@@ -845,11 +845,8 @@ impl Round {
 
     fn send_presence(&mut self) {
         let [first, second] = self.presence();
-        let text = message(
-            "presence",
-            &json!({ "first": first, "second": second }),
-            None,
-        );
+        let d = json!({ "first": first, "second": second });
+        let text = Utf8Bytes::from(view::message("presence", None, &d.to_string()));
         self.broadcast_text(&text);
     }
 
@@ -979,8 +976,7 @@ impl Round {
         // A search for the position taken back is stale now.
         self.thinking = None;
         tracing::debug!(game = %self.row.id, plies, "takeback");
-        let d = self.state_json(None);
-        self.emit("full", d);
+        self.emit_state("full");
         Ok(())
     }
 
@@ -1002,14 +998,12 @@ impl Round {
         if self.game.turn() != side {
             return Err(RoundError::NotYourTurn);
         }
-        let mut next = self.game.clone();
-        let played = next.play_uci(uci, count).map_err(RoundError::Illegal)?;
         let now = self.config.time.now();
         let mut clock = self.clock.clone();
         let mut spent_ms = None;
         if let Some(c) = clock.as_mut() {
             // The clock takes the compensation out of the player's lag quota.
-            match c.press(now, self.lag_ms[side.index()]) {
+            match c.press(now, self.lag_ms[side.index()].load(Ordering::Relaxed)) {
                 Ok(Press::Moved { spent_ms: s, .. }) => spent_ms = i64::try_from(s).ok(),
                 Ok(Press::Flagged(_)) | Err(_) => {
                     self.check_flag().await;
@@ -1017,33 +1011,42 @@ impl Round {
                 }
             }
         }
+        // Played on the game itself (on error nothing changes) and taken back if the store
+        // fails: cheaper than a copy of the whole record at every move.
+        let played = self
+            .game
+            .play_uci(uci, count)
+            .map_err(RoundError::Illegal)?;
         let stored = NewMove {
-            ply: i64::try_from(self.game.ply()).unwrap_or(i64::MAX) + 1,
+            ply: i64::try_from(played.ply).unwrap_or(i64::MAX),
             mv: encode_move(&played.uci, count),
             spent_ms,
             clock_after: clock.as_ref().map(|c| c.state(now).encode()),
         };
         // Durable before anybody hears of it.
-        self.store.append_move(&self.row.id, &stored).await?;
-        self.game = next;
+        if let Err(e) = self.store.append_move(&self.row.id, &stored).await {
+            if let Err(undo) = self.game.undo() {
+                tracing::error!(game = %self.row.id, error = %undo, "move not taken back");
+            }
+            return Err(e.into());
+        }
         self.clock = clock;
         self.sans.push(played.san.clone());
         let draw_cleared = self.draw_offer.take().is_some();
-        let mut d = json!({
-            "uci": played.uci,
-            "san": played.san,
-            "ply": played.ply,
-            "fen": self.game.fen(),
-            "by": side_name(side),
-        });
-        if let Some(count) = count {
-            d["count"] = Value::from(match count {
+        let fen = self.game.fen();
+        let d = view::to_json(&MoveEventView {
+            uci: &played.uci,
+            san: &played.san,
+            ply: played.ply,
+            fen: &fen,
+            by: side_name(side),
+            count: count.map(|c| match c {
                 CountAction::Start => "start",
                 CountAction::Stop => "stop",
-            });
-        }
-        d["state"] = self.state_json_with(None, false);
-        self.emit("move", d);
+            }),
+            state: self.state_view(You::Omitted, false, &fen),
+        });
+        self.emit("move", &d);
         if draw_cleared {
             self.emit_offer("draw", None);
         }
@@ -1095,8 +1098,7 @@ impl Round {
         self.row.reason = Some(end.reason);
         self.draw_offer = None;
         tracing::info!(game = %self.row.id, result = outcome.result(), reason = %outcome.reason, "game over");
-        let d = self.state_json(None);
-        self.emit("end", d);
+        self.emit_state("end");
     }
 
     async fn join(&mut self, player: PlayerId) -> Result<(), JoinError> {
@@ -1139,8 +1141,7 @@ impl Round {
             self.store.save_clock(&self.row.id, Some(&state)).await?;
         }
         // Seats of the connected sockets are fixed at connect; the joiner connects after this.
-        let d = self.state_json(None);
-        self.emit("full", d);
+        self.emit_state("full");
         Ok(())
     }
 
@@ -1169,45 +1170,76 @@ impl Round {
         self.rematch = Some(game.id.clone());
         self.rematch_offer = None;
         (self.config.spawn_rematch)(game.id.clone());
-        self.emit("rematch", json!({ "gameId": game.id.as_str() }));
+        let d = json!({ "gameId": game.id.as_str() });
+        self.emit("rematch", &d.to_string());
         Ok(())
     }
 
     fn emit_offer(&mut self, kind: &str, by: Option<Side>) {
-        self.emit("offer", json!({ "kind": kind, "by": side_json(by) }));
+        let d = json!({ "kind": kind, "by": by.map(side_name) });
+        self.emit("offer", &d.to_string());
     }
 
-    /// A versioned event: kept in the history and sent to every connection.
-    fn emit(&mut self, t: &'static str, d: Value) {
+    /// A versioned event with data `d` (JSON text), the same for every connection: kept in
+    /// the history and sent to every connection.
+    fn emit(&mut self, t: &'static str, d: &str) {
         self.version += 1;
-        let event = Event {
+        let text = Utf8Bytes::from(view::message(t, Some(self.version), d));
+        self.conns.retain(|c| send(c, &text));
+        self.keep(KeptEvent {
             v: self.version,
-            t,
-            d,
-        };
-        let dead: Vec<u64> = self
-            .conns
-            .iter()
-            .filter(|c| !send(c, &event_text(&event, c.side)))
-            .map(|c| c.id)
-            .collect();
-        self.conns.retain(|c| !dead.contains(&c.id));
-        self.history.push_back(KeptEvent {
-            v: event.v,
-            t: event.t,
-            d: event.d.to_string().into_boxed_str(),
+            text,
+            per_seat: false,
         });
+    }
+
+    /// A versioned state event (`full`, `end`): the whole state, with each connection's own
+    /// `you`.
+    fn emit_state(&mut self, t: &'static str) {
+        self.version += 1;
+        let v = Some(self.version);
+        let fen = self.game.fen();
+        let mut state = self.state_view(You::Side(None), true, &fen);
+        // At most three texts: first, second, spectators (and the history's).
+        let mut texts: [Option<Utf8Bytes>; 3] = Default::default();
+        let slot = |side: Option<Side>| side.map_or(2, Side::index);
+        let mut text_for = |side: Option<Side>, state: &mut StateView<'_>| {
+            texts[slot(side)]
+                .get_or_insert_with(|| {
+                    state.you = You::Side(side);
+                    Utf8Bytes::from(view::message(t, v, &view::to_json(state)))
+                })
+                .clone()
+        };
+        let kept = text_for(None, &mut state);
+        let mut dead = Vec::new();
+        for c in &self.conns {
+            if !send(c, &text_for(c.side, &mut state)) {
+                dead.push(c.id);
+            }
+        }
+        drop(state);
+        self.conns.retain(|c| !dead.contains(&c.id));
+        self.keep(KeptEvent {
+            v: self.version,
+            text: kept,
+            per_seat: true,
+        });
+    }
+
+    fn keep(&mut self, event: KeptEvent) {
+        self.history.push_back(event);
         if self.history.len() > HISTORY_LEN {
             self.history.pop_front();
         }
     }
 
-    fn broadcast_text(&mut self, text: &Arc<str>) {
+    fn broadcast_text(&mut self, text: &Utf8Bytes) {
         self.conns.retain(|c| send(c, text));
     }
 
-    fn send_to(&mut self, conn: u64, t: &str, d: Value) {
-        let text = message(t, &d, None);
+    fn send_to(&mut self, conn: u64, t: &str, d: &Value) {
+        let text = Utf8Bytes::from(view::message(t, None, &d.to_string()));
         if let Some(c) = self.conns.iter().find(|c| c.id == conn) {
             if !send(c, &text) {
                 self.conns.retain(|c| c.id != conn);
@@ -1222,13 +1254,16 @@ impl Round {
         match since {
             Some(v) if v <= self.version && v + 1 >= oldest => {
                 for event in self.history.iter().filter(|e| e.v > v) {
-                    send(conn, &event_text(&event.event(), conn.side));
+                    send(conn, &event.text_for(conn.side));
                 }
             }
             _ => {
-                let mut d = self.state_json(conn.side);
-                d["you"] = side_json(conn.side);
-                send(conn, &message("full", &d, Some(self.version)));
+                let fen = self.game.fen();
+                let d = view::to_json(&self.state_view(You::Side(conn.side), true, &fen));
+                send(
+                    conn,
+                    &Utf8Bytes::from(view::message("full", Some(self.version), &d)),
+                );
             }
         }
     }
@@ -1255,15 +1290,16 @@ impl Round {
         }
     }
 
-    /// The game state as the protocol describes it; `you` is filled per connection.
+    /// The game state as the protocol describes it, as `you` sees it (the HTTP API's answer).
     fn state_json(&self, you: Option<Side>) -> Value {
-        self.state_json_with(you, true)
+        let fen = self.game.fen();
+        serde_json::to_value(self.state_view(You::Side(you), true, &fen)).unwrap_or(Value::Null)
     }
 
-    /// The state without its `moves` list when `with_moves` is false: what a `move` event
-    /// carries (the client appends the event's own move), so that an event does not grow
-    /// with the game.
-    fn state_json_with(&self, you: Option<Side>, with_moves: bool) -> Value {
+    /// The state at position `fen` (the game's own, made once by the caller). Without its
+    /// `moves` list when `with_moves` is false: what a `move` event carries (the client appends
+    /// the event's own move), so that an event does not grow with the game.
+    fn state_view<'a>(&'a self, you: You, with_moves: bool, fen: &'a str) -> StateView<'a> {
         let now = self.config.time.now();
         let presence = self.presence();
         let seat = |side: Side| {
@@ -1272,44 +1308,46 @@ impl Round {
                 Side::Second => self.row.second_player,
             };
             let ai = self.ai.filter(|ai| ai.side == side);
-            json!({
-                "id": id.map(|p| p.0),
-                "name": if id.is_some() || ai.is_some() { Value::from(self.names[side.index()].clone()) } else { Value::Null },
-                "ai": ai.map(|ai| ai.level.name()),
-                "connected": presence[side.index()],
-            })
+            SeatView {
+                id: id.map(|p| p.0),
+                name: (id.is_some() || ai.is_some()).then(|| self.names[side.index()].as_str()),
+                ai: ai.map(|ai| ai.level.name()),
+                connected: presence[side.index()],
+            }
         };
         let counters = self.game.counters();
-        let makruk = counters.makruk.map(|c| {
-            json!({
-                "kind": match c.kind { CountKind::Board => "board", CountKind::Piece => "piece" },
-                "side": side_name(c.side),
-                "count": c.count,
-                "limit": c.limit,
-                "movesLeft": c.moves_left(),
-            })
+        let makruk = counters.makruk.map(|c| MakrukCountView {
+            kind: match c.kind {
+                CountKind::Board => "board",
+                CountKind::Piece => "piece",
+            },
+            side: side_name(c.side),
+            count: c.count,
+            limit: c.limit,
+            moves_left: c.moves_left(),
         });
         let clock = self.clock.as_ref().map(|c| {
             let time = |side: Side| {
                 let t = c.remaining(side, now);
-                json!({ "mainMs": t.main_ms, "periods": t.periods, "periodMs": t.period_ms })
+                TimeView {
+                    main_ms: t.main_ms,
+                    periods: t.periods,
+                    period_ms: t.period_ms,
+                }
             };
-            json!({
-                "first": time(Side::First),
-                "second": time(Side::Second),
-                "running": if c.is_running() && self.status == GameStatus::Playing {
-                    side_json(Some(c.turn()))
-                } else {
-                    Value::Null
-                },
-            })
+            ClockView {
+                first: time(Side::First),
+                second: time(Side::Second),
+                running: (c.is_running() && self.status == GameStatus::Playing)
+                    .then(|| side_name(c.turn())),
+            }
         });
-        let moves: Option<Vec<Value>> = with_moves.then(|| {
+        let moves = with_moves.then(|| {
             self.game
                 .moves_uci()
                 .into_iter()
                 .zip(self.sans.iter())
-                .map(|(uci, san)| json!({ "uci": uci, "san": san }))
+                .map(|(uci, san)| MoveView { uci, san })
                 .collect()
         });
         let legal = if self.status == GameStatus::Playing {
@@ -1318,51 +1356,48 @@ impl Round {
             Vec::new()
         };
         let result = match (self.status, self.game.outcome()) {
-            (GameStatus::Finished | GameStatus::Aborted, Some(o)) => json!({
-                "result": o.result(),
-                "winner": side_json(o.winner),
-                "reason": o.reason.name(),
+            (GameStatus::Finished | GameStatus::Aborted, Some(o)) => Some(ResultView {
+                result: o.result(),
+                winner: o.winner.map(side_name),
+                reason: o.reason.name(),
             }),
-            _ => Value::Null,
+            _ => None,
         };
-        let mut state = json!({
-            "id": self.row.id.as_str(),
-            "variant": self.row.variant.name(),
-            "mode": self.row.mode.as_str(),
-            "rated": self.row.rated,
-            "ratingChanges": self.rating_changes,
-            "level": self.row.ai_level,
-            "status": self.status.as_str(),
-            "players": { "first": seat(Side::First), "second": seat(Side::Second) },
-            "you": side_json(you),
-            "initialFen": self.game.initial_fen(),
-            "fen": self.game.fen(),
-            "turn": side_name(self.game.turn()),
-            "ply": self.game.ply(),
-            "moves": moves,
-            "legal": legal,
-            "check": self.game.is_check(),
-            "counters": {
-                "makruk": makruk,
-                "canStartCount": counters.can_start_count,
-                "canStopCount": counters.can_stop_count,
-                "pliesBeforeMoveLimit": counters.plies_before_move_limit,
+        StateView {
+            id: self.row.id.as_str(),
+            variant: self.row.variant.name(),
+            mode: self.row.mode.as_str(),
+            rated: self.row.rated,
+            rating_changes: &self.rating_changes,
+            level: self.row.ai_level.as_deref(),
+            status: self.status.as_str(),
+            players: Sides {
+                first: seat(Side::First),
+                second: seat(Side::Second),
             },
-            "clock": clock,
-            "offers": {
-                "draw": side_json(self.draw_offer),
-                "takeback": Value::Null,
-                "rematch": side_json(self.rematch_offer),
+            you,
+            initial_fen: self.game.initial_fen(),
+            fen,
+            turn: side_name(self.game.turn()),
+            ply: self.game.ply(),
+            moves,
+            legal,
+            check: self.game.is_check(),
+            counters: CountersView {
+                makruk,
+                can_start_count: counters.can_start_count,
+                can_stop_count: counters.can_stop_count,
+                plies_before_move_limit: counters.plies_before_move_limit,
             },
-            "rematch": self.rematch.as_ref().map(GameId::as_str),
-            "result": result,
-        });
-        if !with_moves {
-            if let Some(state) = state.as_object_mut() {
-                state.remove("moves");
-            }
+            clock,
+            offers: OffersView {
+                draw: self.draw_offer.map(side_name),
+                takeback: None,
+                rematch: self.rematch_offer.map(side_name),
+            },
+            rematch: self.rematch.as_ref().map(GameId::as_str),
+            result,
         }
-        state
     }
 }
 
@@ -1382,28 +1417,7 @@ async fn sleep_opt(d: Option<Duration>) {
     }
 }
 
-fn message(t: &str, d: &Value, v: Option<u64>) -> Arc<str> {
-    let mut m = json!({ "t": t, "d": d });
-    if let Some(v) = v {
-        m["v"] = Value::from(v);
-    }
-    Arc::from(m.to_string())
-}
-
-/// An event as one connection sees it: states carry that connection's `you`.
-fn event_text(event: &Event, side: Option<Side>) -> Arc<str> {
-    let mut d = event.d.clone();
-    let you = side_json(side);
-    if let Some(state) = d.get_mut("state") {
-        state["you"] = you.clone();
-    }
-    if d.get("you").is_some() {
-        d["you"] = you;
-    }
-    message(event.t, &d, Some(event.v))
-}
-
 /// Queues a message; `false` if the connection is gone or too far behind.
-fn send(conn: &Conn, text: &Arc<str>) -> bool {
+fn send(conn: &Conn, text: &Utf8Bytes) -> bool {
     conn.out.try_send(text.clone()).is_ok()
 }

@@ -21,6 +21,7 @@ use axum::{
     http::HeaderMap,
     response::Response,
 };
+use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
@@ -299,7 +300,14 @@ async fn game_loop(
             }
             event = events.recv() => match event {
                 Some(text) => {
-                    if socket.send(Message::Text(text.as_ref().into())).await.is_err() {
+                    // What the round queued together (a move and its ack) goes out in one
+                    // write.
+                    let mut sent = socket.feed(Message::Text(text)).await.is_ok();
+                    while sent {
+                        let Ok(text) = events.try_recv() else { break };
+                        sent = socket.feed(Message::Text(text)).await.is_ok();
+                    }
+                    if !sent || socket.flush().await.is_err() {
                         return;
                     }
                 }

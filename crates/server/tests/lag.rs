@@ -6,6 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
+use axum::extract::ws::Utf8Bytes;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use ttakji_engine::{AiPool, PoolConfig};
@@ -34,7 +35,7 @@ async fn spent_after(store: &Arc<dyn Store>, game: &ttakji_store::GameId, n: usi
 
 /// The first legal move of the next position sent on `rx` with `side` ("first", "second") to
 /// move.
-async fn legal_move(rx: &mut mpsc::Receiver<Arc<str>>, side: &str) -> String {
+async fn legal_move(rx: &mut mpsc::Receiver<Utf8Bytes>, side: &str) -> String {
     loop {
         let text = rx.recv().await.expect("an event");
         let v: Value = serde_json::from_str(&text).expect("json");
@@ -55,7 +56,7 @@ async fn legal_move(rx: &mut mpsc::Receiver<Arc<str>>, side: &str) -> String {
 /// A seated player's connection, its event queue and its side ("first" or "second").
 struct Seat {
     conn: Connection,
-    rx: mpsc::Receiver<Arc<str>>,
+    rx: mpsc::Receiver<Utf8Bytes>,
     side: &'static str,
 }
 

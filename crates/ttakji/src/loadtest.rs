@@ -226,21 +226,48 @@ async fn socket(base: &str, game: &str, who: &Player) -> anyhow::Result<Socket> 
     Ok(connect_async_with_config(request, None, true).await?.0)
 }
 
+/// What the load test reads of a server message; the rest is skipped unread (the load
+/// generator shares the machine with the server, so it does not build JSON trees).
+#[derive(serde::Deserialize)]
+struct Incoming {
+    t: String,
+    #[serde(default)]
+    d: Data,
+}
+
+/// The fields of a `full` state or a `move` event that the load test uses.
+#[derive(serde::Deserialize, Default)]
+struct Data {
+    /// A `full` state's side and legal moves.
+    #[serde(default)]
+    you: Option<String>,
+    #[serde(default)]
+    legal: Vec<String>,
+    /// A `move` event's state.
+    #[serde(default)]
+    state: Option<MoveState>,
+}
+
+#[derive(serde::Deserialize)]
+struct MoveState {
+    status: String,
+    legal: Vec<String>,
+}
+
 /// The next message of one of the types in `wanted` (others, like `presence`, are skipped).
-async fn next_of(ws: &mut Socket, wanted: &[&str]) -> anyhow::Result<Value> {
+async fn next_of(ws: &mut Socket, wanted: &[&str]) -> anyhow::Result<Incoming> {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(60), ws.next())
             .await
             .context("no answer within 60 s")?
             .ok_or_else(|| anyhow!("socket closed"))??;
         if let Message::Text(text) = msg {
-            let value: Value = serde_json::from_str(text.as_str())?;
-            let t = value["t"].as_str().unwrap_or("");
-            if t == "error" {
-                bail!("server error: {value}");
+            let incoming: Incoming = serde_json::from_str(text.as_str())?;
+            if incoming.t == "error" {
+                bail!("server error: {}", text.as_str());
             }
-            if wanted.contains(&t) {
-                return Ok(value);
+            if wanted.contains(&incoming.t.as_str()) {
+                return Ok(incoming);
             }
         }
     }
@@ -252,13 +279,13 @@ async fn seat(
     game: &str,
     a: &Player,
     b: &Player,
-) -> anyhow::Result<([Socket; 2], Value)> {
+) -> anyhow::Result<([Socket; 2], Vec<String>)> {
     let mut wa = socket(base, game, a).await?;
     let mut wb = socket(base, game, b).await?;
-    let fa = next_of(&mut wa, &["full"]).await?;
+    let fa = next_of(&mut wa, &["full"]).await?.d;
     next_of(&mut wb, &["full"]).await?;
-    let legal = fa["d"]["legal"].clone();
-    Ok(if fa["d"]["you"] == "first" {
+    let legal = fa.legal;
+    Ok(if fa.you.as_deref() == Some("first") {
         ([wa, wb], legal)
     } else {
         ([wb, wa], legal)
@@ -280,7 +307,7 @@ async fn setup(
     http: &reqwest::Client,
     base: &str,
     n: usize,
-) -> anyhow::Result<(Player, Player, [Socket; 2], Value)> {
+) -> anyhow::Result<(Player, Player, [Socket; 2], Vec<String>)> {
     let a = sign_in(http, base, &format!("load{n}a")).await?;
     let b = sign_in(http, base, &format!("load{n}b")).await?;
     let game = new_game(http, base, &a, &b, VARIANTS[n % 3]).await?;
@@ -295,7 +322,7 @@ async fn play(
     http: reqwest::Client,
     players: (Player, Player),
     mut ws: [Socket; 2],
-    mut legal: Value,
+    mut legal: Vec<String>,
     interval: Option<Duration>,
     shared: Arc<Shared>,
     mut start: watch::Receiver<bool>,
@@ -324,8 +351,7 @@ async fn play(
         t
     });
     loop {
-        let moves = legal.as_array().map(Vec::as_slice).unwrap_or_default();
-        if moves.is_empty() {
+        if legal.is_empty() {
             // Over: a new game between the same players.
             shared.games_finished.fetch_add(1, Ordering::Relaxed);
             games += 1;
@@ -336,10 +362,7 @@ async fn play(
             mover = 0;
             continue;
         }
-        let uci = moves[pick(&mut rng, moves.len())]
-            .as_str()
-            .ok_or_else(|| anyhow!("legal move not a string"))?
-            .to_owned();
+        let uci = legal.swap_remove(pick(&mut rng, legal.len()));
         if let Some(t) = ticker.as_mut() {
             t.tick().await;
         }
@@ -358,14 +381,17 @@ async fn play(
                 let _ = h.record(micros.max(1));
             }
         }
-        let over = echo["d"]["state"]["status"] != "playing";
+        let over = echo
+            .d
+            .state
+            .is_none_or(|s| s.status != "playing" || s.legal.is_empty());
         if over {
-            legal = Value::Null;
+            legal = Vec::new();
             continue;
         }
         next_of(&mut ws[mover], &["ack"]).await?;
         let other = next_of(&mut ws[1 - mover], &["move"]).await?;
-        legal = other["d"]["state"]["legal"].clone();
+        legal = other.d.state.map(|s| s.legal).unwrap_or_default();
         mover = 1 - mover;
     }
 }

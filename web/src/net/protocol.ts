@@ -114,8 +114,11 @@ export interface MoveEvent {
   fen: string;
   by: Side;
   count?: 'start' | 'stop';
-  /** The state after the move, without its `moves` list: append this move to the known ones. */
-  state: Omit<GameState, 'moves'> & { moves?: PlayedMove[] };
+  /**
+   * The state after the move, without its `moves` list (append this move to the known ones)
+   * and without `you` (the event is the same for every connection; `you` came with `full`).
+   */
+  state: Omit<GameState, 'moves' | 'you'> & { moves?: PlayedMove[]; you?: Side | null };
 }
 
 export interface OfferEvent {

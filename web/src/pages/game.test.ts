@@ -102,13 +102,16 @@ describe('game page', () => {
       legal: ['e6e5'],
     });
     ws().push({ t: 'ack', d: { id: 1 } });
-    // As the server sends it: the event's state has no move list; the page appends the move.
+    // As the server sends it: the event's state has no move list and no `you`; the page
+    // appends the move and keeps its seat.
     const slim: Record<string, unknown> = { ...after };
     delete slim.moves;
+    delete slim.you;
     ws().push({ t: 'move', d: { uci: 'e3e4', san: 'e4', ply: 1, fen: after.fen, by: 'first', state: slim }, v: 2 });
     await flush();
     expect(byTestId('moves')?.textContent).toContain('e4');
     expect(byTestId('turn')?.textContent).toBe('Mei to move');
+    expect(byTestId('typed-move')).not.toBeNull();
   });
 
   it('shows Start count exactly when allowed and sends it with the next move', async () => {

@@ -316,7 +316,9 @@ export class GameCtrl implements PageCtrl {
  * its ply in case an event is seen twice.
  */
 export function withMove(prev: GameState | null, d: MoveEvent): GameState {
-  if (d.state.moves) return { ...d.state, moves: d.state.moves };
-  const before = prev && prev.id === d.state.id ? prev.moves.slice(0, d.ply - 1) : [];
-  return { ...d.state, moves: [...before, { uci: d.uci, san: d.san }] };
+  const same = prev !== null && prev.id === d.state.id;
+  const you = d.state.you !== undefined ? d.state.you : same ? prev.you : null;
+  if (d.state.moves) return { ...d.state, you, moves: d.state.moves };
+  const before = same ? prev.moves.slice(0, d.ply - 1) : [];
+  return { ...d.state, you, moves: [...before, { uci: d.uci, san: d.san }] };
 }

@@ -91,39 +91,50 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
     }
 }
 
-/// Stores `jobs` in one transaction: for each, whether its game was live.
+/// Stores `jobs` in one transaction of two statements, whatever their number: for each,
+/// whether its game was live. (A statement per move cost a round trip to the database each;
+/// the batch's games are distinct, as each game waits for its move to be stored.)
 async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
     macro_rules! write_on {
         ($pool:expr) => {{
             let mut tx = $pool.begin().await?;
-            let mut live = Vec::with_capacity(jobs.len());
-            for job in jobs {
-                // Updating the game first takes its row lock (PostgreSQL) or the write lock
-                // (SQLite), so the status check and the insert are one step.
-                let updated = sqlx::query(
-                    "UPDATE games SET clock_state = COALESCE($1, clock_state) \
-                     WHERE id = $2 AND status IN ('waiting', 'playing')",
-                )
-                .bind(job.mv.clock_after.as_deref())
-                .bind(job.game.as_str())
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-                if updated > 0 {
-                    sqlx::query(
-                        "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
-                         VALUES ($1, $2, $3, $4, $5, $6)",
-                    )
-                    .bind(job.game.as_str())
-                    .bind(job.mv.ply)
-                    .bind(&job.mv.mv)
-                    .bind(job.mv.spent_ms)
-                    .bind(job.mv.clock_after.as_deref())
-                    .bind(job.at.0)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-                live.push(updated > 0);
+            // Updating the games first takes their row locks (PostgreSQL) or the write lock
+            // (SQLite), so the status check and the insert are one step. A `VALUES` list's
+            // columns are `column1`, `column2`, … in both databases.
+            let mut update = sqlx::QueryBuilder::new(
+                "UPDATE games SET clock_state = COALESCE(v.column2, games.clock_state) FROM (",
+            );
+            update.push_values(jobs, |mut row, job| {
+                row.push_bind(job.game.as_str())
+                    .push_bind(job.mv.clock_after.as_deref());
+            });
+            update.push(
+                ") AS v WHERE games.id = v.column1 AND games.status IN ('waiting', 'playing') \
+                 RETURNING games.id",
+            );
+            let updated: Vec<String> = update.build_query_scalar().fetch_all(&mut *tx).await?;
+            let live: Vec<bool> = jobs
+                .iter()
+                .map(|job| updated.iter().any(|id| id == job.game.as_str()))
+                .collect();
+            let stored: Vec<&Job> = jobs
+                .iter()
+                .zip(&live)
+                .filter_map(|(job, &live)| live.then_some(job))
+                .collect();
+            if !stored.is_empty() {
+                let mut insert = sqlx::QueryBuilder::new(
+                    "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) ",
+                );
+                insert.push_values(stored, |mut row, job| {
+                    row.push_bind(job.game.as_str())
+                        .push_bind(job.mv.ply)
+                        .push_bind(&job.mv.mv)
+                        .push_bind(job.mv.spent_ms)
+                        .push_bind(job.mv.clock_after.as_deref())
+                        .push_bind(job.at.0);
+                });
+                insert.build().execute(&mut *tx).await?;
             }
             tx.commit().await?;
             Ok(live)
