@@ -27,6 +27,11 @@ const SQLITE: &[Embedded] = &[
         "leaderboard indexes",
         include_str!("../migrations/sqlite/0003_leaderboard_indexes.sql"),
     ),
+    (
+        4,
+        "clock ply",
+        include_str!("../migrations/sqlite/0004_clock_ply.sql"),
+    ),
 ];
 
 const POSTGRES: &[Embedded] = &[
@@ -44,6 +49,11 @@ const POSTGRES: &[Embedded] = &[
         3,
         "leaderboard indexes",
         include_str!("../migrations/postgres/0003_leaderboard_indexes.sql"),
+    ),
+    (
+        4,
+        "clock ply",
+        include_str!("../migrations/postgres/0004_clock_ply.sql"),
     ),
 ];
 

@@ -79,6 +79,16 @@ const GAME_COLUMNS: &str = "id, variant, mode, ai_level, first_player, second_pl
      initial_fen, clock_main_ms, clock_periods, clock_period_ms, clock_state, status, result, \
      reason, rematch_of, created_at, finished_at, rated";
 
+/// [`GAME_COLUMNS`] for a `SELECT … FROM games`: the clock is the newest of the row's
+/// `clock_state` (as of ply `clock_ply`) and the `clock_after` of a later stored move (moves
+/// do not rewrite their game's row; see migration 0004).
+const GAME_SELECT_COLUMNS: &str = "id, variant, mode, ai_level, first_player, second_player, \
+     initial_fen, clock_main_ms, clock_periods, clock_period_ms, \
+     COALESCE((SELECT m.clock_after FROM moves m WHERE m.game_id = games.id \
+       AND m.ply > COALESCE(games.clock_ply, 0) AND m.clock_after IS NOT NULL \
+       ORDER BY m.ply DESC LIMIT 1), games.clock_state) AS clock_state, \
+     status, result, reason, rematch_of, created_at, finished_at, rated";
+
 const PLAYER_COLUMNS: &str = "id, nickname, google_sub, email, created_at, deleted_at";
 
 const INVITATION_COLUMNS: &str =
@@ -398,7 +408,7 @@ impl Store for SqlStore {
     }
 
     async fn game(&self, id: &GameId) -> Result<Option<Game>> {
-        let sql = format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1");
+        let sql = format!("SELECT {GAME_SELECT_COLUMNS} FROM games WHERE id = $1");
         Ok(on_pool!(self, pool => {
             let row = sqlx::query(&sql).bind(id.as_str()).fetch_optional(pool).await?;
             match row {
@@ -465,18 +475,29 @@ impl Store for SqlStore {
 
     async fn truncate_moves(&self, id: &GameId, from_ply: i64) -> Result<()> {
         on_pool!(self, pool => {
+            let mut tx = pool.begin().await?;
             sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
                 .bind(id.as_str())
                 .bind(from_ply)
-                .execute(pool)
+                .execute(&mut *tx)
                 .await?;
+            // A clock saved at a ply taken back no longer counts: the last move left is newer.
+            sqlx::query("UPDATE games SET clock_ply = NULL WHERE id = $1 AND clock_ply >= $2")
+                .bind(id.as_str())
+                .bind(from_ply)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
         });
         Ok(())
     }
 
     async fn save_clock(&self, id: &GameId, clock_state: Option<&str>) -> Result<()> {
         let changed = on_pool!(self, pool => {
-            sqlx::query("UPDATE games SET clock_state = $1 WHERE id = $2")
+            sqlx::query(
+                "UPDATE games SET clock_state = $1, \
+                 clock_ply = (SELECT MAX(ply) FROM moves WHERE game_id = $2) WHERE id = $2",
+            )
                 .bind(clock_state)
                 .bind(id.as_str())
                 .execute(pool)
@@ -533,7 +554,9 @@ impl Store for SqlStore {
                 let mut tx = pool.begin().await?;
                 let row = sqlx::query(
                     "UPDATE games SET status = $1, result = $2, reason = $3, \
-                     clock_state = COALESCE($4, clock_state), finished_at = $5 \
+                     clock_state = COALESCE($4, clock_state), finished_at = $5, \
+                     clock_ply = CASE WHEN $4 IS NULL THEN clock_ply \
+                       ELSE (SELECT MAX(ply) FROM moves WHERE game_id = $6) END \
                      WHERE id = $6 AND status IN ('waiting', 'playing') \
                      RETURNING rated, variant, first_player, second_player",
                 )
@@ -625,7 +648,7 @@ impl Store for SqlStore {
 
     async fn unfinished_games(&self) -> Result<Vec<Game>> {
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games WHERE status IN ('waiting', 'playing') \
+            "SELECT {GAME_SELECT_COLUMNS} FROM games WHERE status IN ('waiting', 'playing') \
              ORDER BY created_at, id"
         );
         Ok(on_pool!(self, pool => {
@@ -658,7 +681,7 @@ impl Store for SqlStore {
         before: Option<UnixMillis>,
     ) -> Result<Vec<Game>> {
         let sql = format!(
-            "SELECT {GAME_COLUMNS} FROM games \
+            "SELECT {GAME_SELECT_COLUMNS} FROM games \
              WHERE (first_player = $1 OR second_player = $1) AND status = 'finished' \
              AND finished_at < $2 ORDER BY finished_at DESC, id LIMIT $3"
         );

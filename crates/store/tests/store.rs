@@ -256,6 +256,21 @@ async fn moves_are_appended_in_order_with_the_clock() {
         s.save_clock(&g.id, Some("paused")).expect_ok().await;
         let game = s.game(&g.id).await.expect("get").expect("some");
         assert_eq!(game.clock_state.as_deref(), Some("paused"));
+        // The game's clock is the newest: a later move's, then a later save's.
+        s.append_move(&g.id, &mv(2, "d6d5")).expect_ok().await;
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.clock_state.as_deref(), Some("clock after 2"));
+        s.save_clock(&g.id, Some("paused at 2")).expect_ok().await;
+        let unfinished = s.unfinished_games().await.expect("unfinished");
+        let game = unfinished.iter().find(|u| u.id == g.id).expect("listed");
+        assert_eq!(game.clock_state.as_deref(), Some("paused at 2"));
+        // A save at a ply taken back no longer counts.
+        s.truncate_moves(&g.id, 2).expect_ok().await;
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.clock_state.as_deref(), Some("clock after 1"));
+        s.append_move(&g.id, &mv(2, "d6d5")).expect_ok().await;
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.clock_state.as_deref(), Some("clock after 2"));
         assert!(matches!(
             s.append_move(&GameId("nothere".into()), &mv(1, "a3a4"))
                 .await,

@@ -1,9 +1,9 @@
-//! Group commit of moves: the moves of many games stored in one transaction.
+//! Group commit of moves: the moves of many games stored in one statement.
 //!
 //! Every live game appends its moves through one writer task. The task takes the moves that
-//! are waiting (up to [`MAX_BATCH`]), stores them in one transaction and then answers each
-//! game: a commit's fixed cost (the BEGIN/COMMIT round trips and, on PostgreSQL, the WAL
-//! flush) is paid once per batch instead of once per move. On a quiet server a batch is one
+//! are waiting (up to [`MAX_BATCH`]), stores them with one statement and then answers each
+//! game: a commit's fixed cost (the round trip and, on PostgreSQL, the WAL flush) is paid
+//! once per batch instead of once per move. On a quiet server a batch is one
 //! move, stored as soon as it arrives. A batch that fails as a whole is retried move by move,
 //! so that one bad move (a ply already stored, say) fails alone.
 
@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::Pool;
 use crate::{GameId, NewMove, UnixMillis};
 
-/// The most moves in one transaction.
+/// The most moves in one statement (6 parameters each).
 pub const MAX_BATCH: usize = 128;
 
 /// Moves waiting for the writer; beyond this, games wait to hand theirs over.
@@ -91,53 +91,38 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
     }
 }
 
-/// Stores `jobs` in one transaction of two statements, whatever their number: for each,
-/// whether its game was live. (A statement per move cost a round trip to the database each;
-/// the batch's games are distinct, as each game waits for its move to be stored.)
+/// Stores `jobs` with one statement, whatever their number: for each, whether its game was
+/// live (waiting or playing), and so the move stored.
+///
+/// A move does not touch its game's row: the clock after it is its own `clock_after` (the
+/// store reads a game's clock as the newest of the row's and its moves'), so a move writes
+/// one row. The status check is part of the insert; a game's moves and its end are written by
+/// the game's one actor, in order, so nothing ends the game between the check and the insert.
 async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
     macro_rules! write_on {
         ($pool:expr) => {{
-            let mut tx = $pool.begin().await?;
-            // Updating the games first takes their row locks (PostgreSQL) or the write lock
-            // (SQLite), so the status check and the insert are one step. A `VALUES` list's
-            // columns are `column1`, `column2`, … in both databases.
-            let mut update = sqlx::QueryBuilder::new(
-                "UPDATE games SET clock_state = COALESCE(v.column2, games.clock_state) FROM (",
+            // A `VALUES` list's columns are `column1`, `column2`, … in both databases.
+            let mut insert = sqlx::QueryBuilder::new(
+                "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
+                 SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (",
             );
-            update.push_values(jobs, |mut row, job| {
+            insert.push_values(jobs, |mut row, job| {
                 row.push_bind(job.game.as_str())
-                    .push_bind(job.mv.clock_after.as_deref());
+                    .push_bind(job.mv.ply)
+                    .push_bind(&job.mv.mv)
+                    .push_bind(job.mv.spent_ms)
+                    .push_bind(job.mv.clock_after.as_deref())
+                    .push_bind(job.at.0);
             });
-            update.push(
-                ") AS v WHERE games.id = v.column1 AND games.status IN ('waiting', 'playing') \
-                 RETURNING games.id",
+            insert.push(
+                ") AS v JOIN games g ON g.id = v.column1 \
+                 WHERE g.status IN ('waiting', 'playing') RETURNING game_id",
             );
-            let updated: Vec<String> = update.build_query_scalar().fetch_all(&mut *tx).await?;
-            let live: Vec<bool> = jobs
+            let stored: Vec<String> = insert.build_query_scalar().fetch_all($pool).await?;
+            Ok(jobs
                 .iter()
-                .map(|job| updated.iter().any(|id| id == job.game.as_str()))
-                .collect();
-            let stored: Vec<&Job> = jobs
-                .iter()
-                .zip(&live)
-                .filter_map(|(job, &live)| live.then_some(job))
-                .collect();
-            if !stored.is_empty() {
-                let mut insert = sqlx::QueryBuilder::new(
-                    "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) ",
-                );
-                insert.push_values(stored, |mut row, job| {
-                    row.push_bind(job.game.as_str())
-                        .push_bind(job.mv.ply)
-                        .push_bind(&job.mv.mv)
-                        .push_bind(job.mv.spent_ms)
-                        .push_bind(job.mv.clock_after.as_deref())
-                        .push_bind(job.at.0);
-                });
-                insert.build().execute(&mut *tx).await?;
-            }
-            tx.commit().await?;
-            Ok(live)
+                .map(|job| stored.iter().any(|id| id == job.game.as_str()))
+                .collect())
         }};
     }
     match pool {
