@@ -43,9 +43,9 @@ use ttakji_store::{
 };
 
 /// Events kept for reconnecting clients; one that missed more gets a `full` state. A client
-/// back from a short drop has missed a move or two; each kept `move` event is 1–2 KiB of text
-/// in every live game.
-pub const HISTORY_LEN: usize = 8;
+/// back from a short drop has missed a move or two; each kept `move` event is about a KiB of
+/// text in every live game.
+pub const HISTORY_LEN: usize = 4;
 /// Outgoing messages queued per connection; a connection that falls further behind is dropped
 /// (its client reconnects and catches up).
 pub const CONNECTION_QUEUE: usize = 64;

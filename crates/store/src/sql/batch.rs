@@ -7,6 +7,8 @@
 //! move, stored as soon as it arrives. A batch that fails as a whole is retried move by move,
 //! so that one bad move (a ply already stored, say) fails alone.
 
+use std::time::{Duration, Instant};
+
 use tokio::sync::{mpsc, oneshot};
 
 use super::Pool;
@@ -64,9 +66,35 @@ impl MoveWriter {
     }
 }
 
+/// How often the writer logs its batch sizes (at debug level).
+const STATS_EVERY: Duration = Duration::from_secs(10);
+
 async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(MAX_BATCH);
+    let (mut batches, mut moves, mut since) = (0_u64, 0_u64, Instant::now());
     while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
+        // Let the tasks that are ready run first: the games whose moves have just arrived on
+        // their sockets hand them over too. Under load this makes batches of several moves
+        // (each batch costs a round trip to the database, and thread wake-ups, whatever its
+        // size); on a quiet server it costs nothing.
+        tokio::task::yield_now().await;
+        while jobs.len() < MAX_BATCH {
+            match rx.try_recv() {
+                Ok(job) => jobs.push(job),
+                Err(_) => break,
+            }
+        }
+        batches += 1;
+        moves += jobs.len() as u64;
+        if since.elapsed() >= STATS_EVERY {
+            tracing::debug!(
+                batches,
+                moves,
+                per_batch = moves as f64 / batches as f64,
+                "group commit"
+            );
+            (batches, moves, since) = (0, 0, Instant::now());
+        }
         match write(&pool, &jobs).await {
             Ok(live) => {
                 for (job, live) in jobs.drain(..).zip(live) {
