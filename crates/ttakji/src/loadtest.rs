@@ -534,11 +534,13 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
         );
         let players = 2 * opt.games as u64;
         println!(
-            "server RSS KiB: idle {}  all connected {}  end {}  ({:.1} KiB per connected player)",
+            "server RSS KiB: idle {}  all connected {}  end {}  (per connected player: {:.1} KiB \
+             connected, {:.1} KiB at the end)",
             idle.1,
             connected.1,
             after.1,
-            connected.1.saturating_sub(idle.1) as f64 / players.max(1) as f64
+            connected.1.saturating_sub(idle.1) as f64 / players.max(1) as f64,
+            after.1.saturating_sub(idle.1) as f64 / players.max(1) as f64
         );
     } else {
         println!("server CPU and RSS: unknown (give --server-pid)");

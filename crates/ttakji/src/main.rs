@@ -79,6 +79,7 @@ fn main() -> ExitCode {
     let opt = Opt::parse();
     let result = match opt.command {
         Command::Serve(opt) => tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(opt.worker_threads())
             .enable_all()
             .build()
             .map_err(anyhow::Error::from)
