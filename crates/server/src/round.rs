@@ -50,7 +50,9 @@ pub const HISTORY_LEN: usize = 4;
 /// (its client reconnects and catches up).
 pub const CONNECTION_QUEUE: usize = 64;
 /// How long a round with nobody connected stays in memory once the game is over.
-pub const IDLE_FINISHED: Duration = Duration::from_secs(60);
+/// Short: whoever comes back later gets it loaded again from the store, and at a busy
+/// server's pace the finished rounds would otherwise hold most of its memory.
+pub const IDLE_FINISHED: Duration = Duration::from_secs(15);
 /// How long a round with nobody connected stays in memory while the game waits for its
 /// second player (it is loaded again on demand).
 pub const IDLE_WAITING: Duration = Duration::from_secs(600);
