@@ -61,6 +61,25 @@ pub const PARAMS: Params = Params {
     tempo: 10,
 };
 
+/// The hand-set starting values, kept to measure tuned parameters against
+/// (`examples/match.rs`, suffix `/old`).
+pub const HAND_SET: Params = Params {
+    value: [0, 190, 250, 330, 520, 100],
+    center: [0, 4, 5, 8, 2, 0],
+    bia_rank: [0, 0, 0, 10, 25, 0, 0, 0],
+    bia_chain: 6,
+    rua_mobility: 3,
+    ma_mobility: 3,
+    khun_shelter: 5,
+    khun_attackers: 8,
+    khun_center_endgame: 6,
+    mopup_edge: 12,
+    mopup_close: 5,
+    mopup_helper: 4,
+    mopup_margin: 150,
+    tempo: 10,
+};
+
 /// 0 on the rim, 3 on the four centre squares.
 fn centrality(sq: Square) -> i32 {
     let f = sq.file() as i32;

@@ -2,7 +2,10 @@
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
 //! (attackers near the palace against the advisors and elephants that guard it).
 
-use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role};
+use ttakji_rules::{
+    xiangqi::{Color, Move, Piece, Position, Role},
+    MoveList, Position as _,
+};
 
 use crate::EngineGame;
 
@@ -40,6 +43,24 @@ pub struct Params {
 
 /// The parameters in use (hand-set starting values; see `examples/tune.rs`).
 pub const PARAMS: Params = Params {
+    value: [0, 200, 200, 420, 920, 450, 90],
+    soldier_crossed: 80,
+    soldier_rank: [0, 0, 0, 0, 0, 0, 15, 30, 30, -30],
+    soldier_center: 15,
+    file_center: [0, 0, 0, 6, 0, 6, 0],
+    advance: [0, 0, 0, 6, 2, 0, 0],
+    chariot_mobility: 3,
+    horse_mobility: 6,
+    cannon_crowd: 3,
+    horse_sparse: 3,
+    palace_pressure: 25,
+    general_raised: 20,
+    tempo: 10,
+};
+
+/// The hand-set starting values, kept to measure tuned parameters against
+/// (`examples/match.rs`, suffix `/old`).
+pub const HAND_SET: Params = Params {
     value: [0, 200, 200, 420, 920, 450, 90],
     soldier_crossed: 80,
     soldier_rank: [0, 0, 0, 0, 0, 0, 15, 30, 30, -30],
@@ -168,7 +189,68 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     score[0] - score[1]
 }
 
+/// Role values for exchanges (General, Advisor, Elephant, Horse, Chariot, Cannon, Soldier):
+/// the General only ever captures last, since legal moves never put it where it can be taken.
+const SEE_VALUE: [i32; 7] = [10_000, 200, 200, 420, 920, 450, 100];
+
+/// Longest exchange played out (each side has at most 16 pieces).
+const SEE_MAX: usize = 32;
+
+/// Static exchange evaluation of `m` (see [`EngineGame::see`]), conservatively: the captures
+/// on the square are found by generating the legal moves after each capture, so cannon
+/// screens that appear or vanish, blocked horse legs, pins and the flying General are all
+/// seen. A capture of a piece at least as valuable as the capturer cannot lose, so it
+/// returns the lower bound `victim - capturer` without playing the exchange out.
+fn see(pos: &Position, m: Move) -> i32 {
+    let to = m.to();
+    let (Some(mover), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(to)) else {
+        return 0;
+    };
+    let first = SEE_VALUE[victim.role as usize];
+    let mut on_square = SEE_VALUE[mover.role as usize];
+    if first >= on_square {
+        return first - on_square;
+    }
+    let mut gain = [0i32; SEE_MAX + 1];
+    gain[0] = first;
+    let mut board = pos.clone();
+    board.play_unchecked(m);
+    let mut moves = MoveList::new();
+    let mut d = 0;
+    while d < SEE_MAX {
+        moves.clear();
+        board.legal_moves(&mut moves);
+        let Some((least, value)) = moves
+            .iter()
+            .filter(|x| x.to() == to)
+            .filter_map(|&x| {
+                board
+                    .piece_at(x.from())
+                    .map(|p| (x, SEE_VALUE[p.role as usize]))
+            })
+            .min_by_key(|&(_, v)| v)
+        else {
+            break;
+        };
+        d += 1;
+        // gain[d]: what the side making the d-th capture has won if the exchange stops there.
+        gain[d] = on_square - gain[d - 1];
+        on_square = value;
+        board.play_unchecked(least);
+    }
+    // Each side may stop instead of capturing.
+    while d > 0 {
+        gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        d -= 1;
+    }
+    gain[0]
+}
+
 impl EngineGame for Position {
+    fn see(pos: &Self, m: Move) -> Option<i32> {
+        Some(see(pos, m))
+    }
+
     fn evaluate(pos: &Self, _state: &()) -> i32 {
         with_params(|p| {
             let s = white_score(pos, p);
@@ -223,3 +305,81 @@ crate::eval::tunable!(Params {
         tempo
     ]
 });
+
+#[cfg(test)]
+mod tests {
+    use ttakji_rules::Position as _;
+
+    use super::*;
+
+    fn see_of(fen: &str, m: &str) -> i32 {
+        let pos = Position::from_fen(fen).expect("FEN");
+        let mv = pos.parse_uci(m).expect("legal");
+        see(&pos, mv)
+    }
+
+    #[test]
+    fn a_lone_soldier_is_won_a_guarded_one_costs_the_chariot() {
+        assert_eq!(see_of("4k4/9/9/9/p8/9/9/9/9/R2K5 w - - 0 1", "a1a6"), 100);
+        // The horse on b8 guards a6.
+        assert_eq!(
+            see_of("4k4/9/1n7/9/p8/9/9/9/9/R2K5 w - - 0 1", "a1a6"),
+            -820
+        );
+    }
+
+    #[test]
+    fn a_blocked_horse_leg_does_not_guard() {
+        // The red soldier on b7 stands on the horse's leg.
+        assert_eq!(
+            see_of("4k4/9/1n7/1P7/p8/9/9/9/9/R2K5 w - - 0 1", "a1a6"),
+            100
+        );
+    }
+
+    #[test]
+    fn a_cannon_guards_over_a_screen() {
+        // The black cannon on a10 guards a6 over the elephant on a8.
+        assert_eq!(
+            see_of("c3k4/9/b8/9/p8/9/9/9/9/R2K5 w - - 0 1", "a1a6"),
+            -820
+        );
+        // Without the screen it does not.
+        assert_eq!(see_of("c3k4/9/9/9/p8/9/9/9/9/R2K5 w - - 0 1", "a1a6"), 100);
+    }
+
+    #[test]
+    fn a_cannon_takes_back_over_its_own_screen() {
+        // Rxa6 Nxa6 Cxa6 (over the soldier on a4): red gives 920 for 100 + 420.
+        assert_eq!(
+            see_of("4k4/9/1n7/9/p7R/9/P8/9/9/C2K5 w - - 0 1", "i6a6"),
+            -400
+        );
+    }
+
+    #[test]
+    fn equal_or_better_captures_are_not_played_out() {
+        // Chariot takes a chariot guarded by a horse: at least even.
+        assert_eq!(see_of("4k4/9/1n7/9/r8/9/9/9/9/R2K5 w - - 0 1", "a1a6"), 0);
+    }
+
+    #[test]
+    fn a_pinned_defender_does_not_take_back() {
+        // The horse on e8 guards c7 but shields its General from the chariot on e1.
+        assert_eq!(
+            see_of("4k4/9/4n4/2p6/9/9/9/9/9/2R1RK3 w - - 0 1", "c1c7"),
+            100
+        );
+        assert_eq!(
+            see_of("4k4/9/4n4/2p6/9/9/9/9/9/2R2K3 w - - 0 1", "c1c7"),
+            -820
+        );
+    }
+
+    #[test]
+    fn the_search_sees_xiangqi_exchanges() {
+        let pos = Position::from_fen("4k4/9/1n7/9/p8/9/9/9/9/R2K5 w - - 0 1").expect("FEN");
+        let mv = pos.parse_uci("a1a6").expect("legal");
+        assert_eq!(<Position as EngineGame>::see(&pos, mv), Some(-820));
+    }
+}
