@@ -14,8 +14,10 @@
 //! `sigmoid(K * eval / 400)`, `eval` the static evaluation from the first mover's side: it
 //! first fits `K` to the parameters in use, then moves one parameter at a time by its step
 //! while that lowers the error, halving the steps when a pass brings nothing. Parameters
-//! that play no part in ordinary positions stay fixed (the mop-up terms, the King's and
-//! General's value). It prints the error before and after and the tuned table to paste into
+//! that play no part in ordinary positions stay fixed (the mop-up terms, the Khun's and
+//! General's value), the Bia's and the soldier's value anchor the scale (else every term
+//! grows together with a smaller `K`), and each parameter stays within a third of its
+//! starting value (at least 15 cp): a few thousand games are little data. It prints the error before and after and the tuned table to paste into
 //! `eval/VARIANT.rs`; a tuned table is only kept after it wins a match against the old one
 //! (`examples/match.rs`, suffix `/old`).
 //!
@@ -153,6 +155,7 @@ fn error<P: EngineGame, T: Tunable>(
 fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
     default: T,
     set: fn(Option<T>),
+    anchor: &str,
     path: &str,
     passes: usize,
 ) -> Result<(), String> {
@@ -172,8 +175,14 @@ fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
     }
     let k = (lo + hi) / 2.0;
     let names = T::names();
-    let frozen = |name: &str| name.starts_with("mopup") || name == "value[0]";
+    let frozen = |name: &str| name.starts_with("mopup") || name == "value[0]" || name == anchor;
     let mut v = default.to_vec();
+    // A few thousand self-play games are little data: each parameter stays within a third
+    // of its starting value (at least 15 cp) of it.
+    let bound = |i: usize, x: i32| {
+        let r = (default.to_vec()[i].abs() / 3).max(15);
+        (x - default.to_vec()[i]).abs() <= r
+    };
     let mut step: Vec<i32> = v.iter().map(|&x| (x.abs() / 8).max(2)).collect();
     let with = |v: &[i32]| {
         let mut p = default;
@@ -194,6 +203,9 @@ fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
                 loop {
                     let mut w = v.clone();
                     w[i] += dir * step[i];
+                    if !bound(i, w[i]) {
+                        break;
+                    }
                     let e = error(&samples, &with(&w), set, k);
                     if e < best {
                         best = e;
@@ -265,12 +277,14 @@ fn main() -> Result<(), String> {
                 Variant::Makruk => tune::<makruk::Position, _>(
                     makruk_eval::PARAMS,
                     makruk_eval::set_thread_params,
+                    "value[5]",
                     path,
                     passes,
                 ),
                 Variant::Xiangqi => tune::<xiangqi::Position, _>(
                     xiangqi_eval::PARAMS,
                     xiangqi_eval::set_thread_params,
+                    "value[6]",
                     path,
                     passes,
                 ),

@@ -5,7 +5,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk and Xiangqi), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history |
@@ -50,7 +50,8 @@
 //!   match between levels, a random mover or Fairy-Stockfish (`fsf:SKILL`), in pairs of games
 //!   from random openings with colours swapped.
 //!   A `/plain` suffix on a level (`hard/plain`) searches without futility, move-count and
-//!   SEE pruning ([`NO_PRUNING`]), to measure what they bring.
+//!   SEE pruning ([`NO_PRUNING`]), `/nosee` without static exchange evaluation ([`NO_SEE`]),
+//!   `/old` with the hand-set evaluation parameters, to measure what they bring.
 //! - `cargo run --release -p ttakji-engine --example treesize -- makruk 10 [FEN_FILE]`: nodes
 //!   of fixed-depth searches over a fixed set of positions (pruning changes).
 //! - `cargo run --release -p ttakji-engine --example tune -- checkers 500 3000`: SPSA self-play

@@ -2,10 +2,7 @@
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
 //! (attackers near the palace against the advisors and elephants that guard it).
 
-use ttakji_rules::{
-    xiangqi::{Color, Move, Piece, Position, Role},
-    MoveList, Position as _,
-};
+use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role};
 
 use crate::EngineGame;
 
@@ -196,11 +193,109 @@ const SEE_VALUE: [i32; 7] = [10_000, 200, 200, 420, 920, 450, 100];
 /// Longest exchange played out (each side has at most 16 pieces).
 const SEE_MAX: usize = 32;
 
-/// Static exchange evaluation of `m` (see [`EngineGame::see`]), conservatively: the captures
-/// on the square are found by generating the legal moves after each capture, so cannon
-/// screens that appear or vanish, blocked horse legs, pins and the flying General are all
-/// seen. A capture of a piece at least as valuable as the capturer cannot lose, so it
-/// returns the lower bound `victim - capturer` without playing the exchange out.
+/// A mailbox for exchanges: `1 + 8 * colour + role` per point, 0 when empty.
+type Mailbox = [u8; 90];
+
+#[inline]
+fn cell(board: &Mailbox, f: i32, r: i32) -> Option<u8> {
+    ((0..9).contains(&f) && (0..10).contains(&r)).then(|| board[(r * 9 + f) as usize])
+}
+
+/// Whether the point (f, r) lies in the palace of the colour with index `c`.
+#[inline]
+fn in_palace(c: usize, f: i32, r: i32) -> bool {
+    (3..=5).contains(&f) && if c == 0 { r <= 2 } else { r >= 7 }
+}
+
+/// The least valuable piece of colour index `c` that can capture on (tf, tr) on `board`, as
+/// (point index, value). Pins are ignored; the General only captures where the other side
+/// has no piece left to take back.
+fn least_attacker(board: &Mailbox, c: usize, tf: i32, tr: i32) -> Option<(usize, i32)> {
+    let own = |code: u8, role: Role| code == 1 + 8 * c as u8 + role as u8;
+    let idx = |f: i32, r: i32| (r * 9 + f) as usize;
+    let mut best: Option<(usize, i32)> = None;
+    let mut consider = |f: i32, r: i32, role: Role| {
+        let v = SEE_VALUE[role as usize];
+        if best.is_none_or(|(_, b)| v < b) {
+            best = Some((idx(f, r), v));
+        }
+    };
+    // Soldiers: from behind, and from the sides once across the river.
+    let (back, crossed) = if c == 0 { (-1, tr >= 5) } else { (1, tr <= 4) };
+    if cell(board, tf, tr + back).is_some_and(|x| own(x, Role::Soldier)) {
+        return Some((idx(tf, tr + back), SEE_VALUE[Role::Soldier as usize]));
+    }
+    if crossed {
+        for df in [-1, 1] {
+            if cell(board, tf + df, tr).is_some_and(|x| own(x, Role::Soldier)) {
+                return Some((idx(tf + df, tr), SEE_VALUE[Role::Soldier as usize]));
+            }
+        }
+    }
+    // Advisors inside their palace, elephants on their side of the river.
+    if in_palace(c, tf, tr) {
+        for (df, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+            if cell(board, tf + df, tr + dr).is_some_and(|x| own(x, Role::Advisor)) {
+                return Some((idx(tf + df, tr + dr), SEE_VALUE[Role::Advisor as usize]));
+            }
+        }
+    }
+    if (c == 0 && tr <= 4) || (c == 1 && tr >= 5) {
+        for (df, dr) in [(2, 2), (2, -2), (-2, 2), (-2, -2)] {
+            if cell(board, tf + df, tr + dr).is_some_and(|x| own(x, Role::Elephant))
+                && cell(board, tf + df / 2, tr + dr / 2) == Some(0)
+            {
+                return Some((idx(tf + df, tr + dr), SEE_VALUE[Role::Elephant as usize]));
+            }
+        }
+    }
+    // Horses: the leg is next to the horse, towards the long side of the jump.
+    for ((lf, lr), (hf, hr)) in HORSE_STEPS {
+        // A horse on (tf - hf, tr - hr) jumps by (hf, hr); its leg is one step along the
+        // long side: (lf, lr) seen from the horse.
+        let (f, r) = (tf - hf, tr - hr);
+        if cell(board, f, r).is_some_and(|x| own(x, Role::Horse))
+            && cell(board, f + lf, r + lr) == Some(0)
+        {
+            consider(f, r, Role::Horse);
+        }
+    }
+    // Chariots (first piece on a line), cannons (second piece) and the General (next to it).
+    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        let (mut f, mut r) = (tf + df, tr + dr);
+        let mut screens = 0;
+        while let Some(x) = cell(board, f, r) {
+            if x != 0 {
+                if screens == 0 {
+                    if own(x, Role::Chariot) {
+                        consider(f, r, Role::Chariot);
+                    } else if own(x, Role::General)
+                        && (f - tf).abs() + (r - tr).abs() == 1
+                        && in_palace(c, tf, tr)
+                    {
+                        consider(f, r, Role::General);
+                    }
+                } else {
+                    if own(x, Role::Cannon) {
+                        consider(f, r, Role::Cannon);
+                    }
+                    break;
+                }
+                screens += 1;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    best
+}
+
+/// Static exchange evaluation of `m` (see [`EngineGame::see`]) on a mailbox: after each
+/// capture the least valuable piece that can take back is looked up again, so lines that
+/// open (a chariot behind a chariot) and cannon screens that appear or vanish are seen, as
+/// are blocked horse legs and elephant eyes; pins are not. A capture of a piece at least as
+/// valuable as the capturer cannot lose, so it returns the lower bound `victim - capturer`
+/// without playing the exchange out.
 fn see(pos: &Position, m: Move) -> i32 {
     let to = m.to();
     let (Some(mover), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(to)) else {
@@ -211,32 +306,35 @@ fn see(pos: &Position, m: Move) -> i32 {
     if first >= on_square {
         return first - on_square;
     }
+    let mut board: Mailbox = [0; 90];
+    for (sq, p) in pos.pieces() {
+        board[sq.index()] = 1 + 8 * p.color.index() as u8 + p.role as u8;
+    }
+    let (tf, tr) = (to.file() as i32, to.rank() as i32);
+    board[m.from().index()] = 0;
+    board[to.index()] = 1 + 8 * mover.color.index() as u8 + mover.role as u8;
     let mut gain = [0i32; SEE_MAX + 1];
     gain[0] = first;
-    let mut board = pos.clone();
-    board.play_unchecked(m);
-    let mut moves = MoveList::new();
+    let mut c = mover.color.other().index();
     let mut d = 0;
     while d < SEE_MAX {
-        moves.clear();
-        board.legal_moves(&mut moves);
-        let Some((least, value)) = moves
-            .iter()
-            .filter(|x| x.to() == to)
-            .filter_map(|&x| {
-                board
-                    .piece_at(x.from())
-                    .map(|p| (x, SEE_VALUE[p.role as usize]))
-            })
-            .min_by_key(|&(_, v)| v)
-        else {
+        let Some((from, value)) = least_attacker(&board, c, tf, tr) else {
             break;
         };
+        let code = board[from];
+        board[from] = 0;
+        if value == SEE_VALUE[Role::General as usize]
+            && least_attacker(&board, 1 - c, tf, tr).is_some()
+        {
+            // The General may not capture into a guarded point.
+            break;
+        }
+        board[to.index()] = code;
         d += 1;
         // gain[d]: what the side making the d-th capture has won if the exchange stops there.
         gain[d] = on_square - gain[d - 1];
         on_square = value;
-        board.play_unchecked(least);
+        c = 1 - c;
     }
     // Each side may stop instead of capturing.
     while d > 0 {
@@ -364,15 +462,25 @@ mod tests {
     }
 
     #[test]
-    fn a_pinned_defender_does_not_take_back() {
-        // The horse on e8 guards c7 but shields its General from the chariot on e1.
+    fn the_general_takes_back_only_an_unguarded_piece() {
+        // Rxe9 (an advisor) Kxe9: the chariot is lost.
         assert_eq!(
-            see_of("4k4/9/4n4/2p6/9/9/9/9/9/2R1RK3 w - - 0 1", "c1c7"),
-            100
+            see_of("4k4/4a4/9/9/9/9/9/9/4R4/5K3 w - - 0 1", "e2e9"),
+            -720
         );
+        // With the horse on d7 guarding e9 the General may not take.
         assert_eq!(
-            see_of("4k4/9/4n4/2p6/9/9/9/9/9/2R2K3 w - - 0 1", "c1c7"),
-            -820
+            see_of("4k4/4a4/9/3N5/9/9/9/9/4R4/5K3 w - - 0 1", "e2e9"),
+            200
+        );
+    }
+
+    #[test]
+    fn a_second_chariot_behind_the_first_takes_back() {
+        // Rxa6 Nxa6 Rxa6: 100 - 920 + 420 = -400 for red.
+        assert_eq!(
+            see_of("4k4/9/1n7/9/p8/9/9/9/R8/R2K5 w - - 0 1", "a2a6"),
+            -400
         );
     }
 
