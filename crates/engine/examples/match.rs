@@ -7,7 +7,8 @@
 //! A and B are `easy`, `normal`, `hard` (the level recipes; `hard` thinks `HARD_MS`
 //! milliseconds a move, 2000 by default), with optional suffixes: `/plain` searches without
 //! futility, move-count and SEE pruning ([`ttakji_engine::NO_PRUNING`]), `/nosee` without
-//! static exchange evaluation ([`ttakji_engine::NO_SEE`]), `/old` evaluates with the
+//! static exchange evaluation ([`ttakji_engine::NO_SEE`]), `/seeorder` with SEE in move
+//! ordering but not in quiescence, `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only).
@@ -22,7 +23,7 @@ use std::{
 
 use ttakji_engine::{
     checkers_eval, choose, makruk_eval, set_thread_search_params, xiangqi_eval, EngineGame, Level,
-    Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE,
+    Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
@@ -80,6 +81,12 @@ impl Player {
             match flag {
                 "plain" => params = Some(NO_PRUNING),
                 "nosee" => params = Some(NO_SEE),
+                "seeorder" => {
+                    params = Some(SearchParams {
+                        see_pruning: false,
+                        ..SEARCH_PARAMS
+                    })
+                }
                 "old" => old = true,
                 _ => return Err(format!("unknown suffix /{flag}")),
             }

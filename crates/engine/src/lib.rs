@@ -5,7 +5,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk and Xiangqi), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history |
