@@ -54,9 +54,13 @@
 //!   `/old` with the hand-set evaluation parameters, to measure what they bring.
 //! - `cargo run --release -p ttakji-engine --example treesize -- makruk 10 [FEN_FILE]`: nodes
 //!   of fixed-depth searches over a fixed set of positions (pruning changes).
+//! - `cargo run --release -p ttakji-engine --example texel -- gen xiangqi 400 1500 FILE`,
+//!   then `... --example texel -- tune xiangqi FILE`: Texel tuning of one game's `PARAMS` on
+//!   quiet positions from self-play games, early-stopped on held-out games. Xiangqi's
+//!   parameters are tuned this way (they beat the hand-set ones 68.8 % at equal time);
+//!   Makruk's and checkers' are still the hand-set starting values.
 //! - `cargo run --release -p ttakji-engine --example tune -- checkers 500 3000`: SPSA self-play
-//!   tuning of one game's `PARAMS`. The committed parameters are still the hand-set starting
-//!   values: no tuning run long enough to trust has been made yet.
+//!   tuning of one game's `PARAMS` (no run long enough to trust has been made).
 //!
 //! # Example
 //!
