@@ -5,8 +5,12 @@
 //! ```
 //!
 //! A and B are `easy`, `normal`, `hard` (the level recipes; `hard` thinks `HARD_MS`
-//! milliseconds a move, 2000 by default; a `/plain` suffix searches without futility,
-//! move-count and SEE pruning: [`ttakji_engine::NO_PRUNING`]), `random`, or `fsf[:SKILL]` (Fairy-Stockfish from
+//! milliseconds a move, 2000 by default), with optional suffixes: `/plain` searches without
+//! futility, move-count and SEE pruning ([`ttakji_engine::NO_PRUNING`]), `/nosee` without
+//! static exchange evaluation ([`ttakji_engine::NO_SEE`]), `/seeorder` with SEE in move
+//! ordering but not in quiescence, `/old` evaluates with the
+//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
+//! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only).
 //! Games come in pairs from the same opening (two random plies) with colours swapped.
 
@@ -18,14 +22,16 @@ use std::{
 };
 
 use ttakji_engine::{
-    choose, set_thread_search_params, EngineGame, Level, Recipe, Rng, SearchParams,
-    TranspositionTable, NO_PRUNING,
+    checkers_eval, choose, makruk_eval, set_thread_search_params, xiangqi_eval, EngineGame, Level,
+    Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
 
 enum Player {
-    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>),
+    /// A level: its recipe, its table, other search parameters, and whether it evaluates
+    /// with the hand-set parameters.
+    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, bool),
     Random,
     Fsf {
         _child: Child,
@@ -64,11 +70,27 @@ impl Player {
             p.read_until("readyok")?;
             return Ok(p);
         }
-        let (spec, params) = match spec.strip_suffix("/plain") {
-            Some(level) => (level, Some(NO_PRUNING)),
-            None => (spec, None),
-        };
-        let level: Level = spec.parse().map_err(|e| format!("{e}"))?;
+        let mut parts = spec.split('/');
+        let level: Level = parts
+            .next()
+            .unwrap_or_default()
+            .parse()
+            .map_err(|e| format!("{e}"))?;
+        let (mut params, mut old) = (None, false);
+        for flag in parts {
+            match flag {
+                "plain" => params = Some(NO_PRUNING),
+                "nosee" => params = Some(NO_SEE),
+                "seeorder" => {
+                    params = Some(SearchParams {
+                        see_pruning: false,
+                        ..SEARCH_PARAMS
+                    })
+                }
+                "old" => old = true,
+                _ => return Err(format!("unknown suffix /{flag}")),
+            }
+        }
         let mut recipe = level.recipe();
         if level == Level::Hard {
             recipe = recipe.with_movetime(Duration::from_millis(hard_ms));
@@ -77,6 +99,7 @@ impl Player {
             recipe,
             Box::new(TranspositionTable::new(16)),
             params,
+            old,
         ))
     }
 
@@ -106,11 +129,13 @@ impl Player {
                 let moves = game.legal_moves();
                 Ok((moves[rng.below(moves.len())], None))
             }
-            Player::Level(recipe, tt, params) => {
+            Player::Level(recipe, tt, params, old) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
+                set_hand_set::<P>(*old);
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
+                set_hand_set::<P>(false);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
@@ -136,6 +161,15 @@ impl Player {
     }
 }
 
+/// Makes this thread evaluate `P` with its hand-set parameters (`false`: those in use).
+fn set_hand_set<P: EngineGame>(on: bool) {
+    match P::VARIANT {
+        Variant::Makruk => makruk_eval::set_thread_params(on.then_some(makruk_eval::HAND_SET)),
+        Variant::Xiangqi => xiangqi_eval::set_thread_params(on.then_some(xiangqi_eval::HAND_SET)),
+        Variant::Checkers => checkers_eval::set_thread_params(on.then_some(checkers_eval::PARAMS)),
+    }
+}
+
 fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Result<(), String> {
     let mut players = [
         Player::new(a, P::VARIANT, hard_ms)?,
@@ -154,7 +188,7 @@ fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Re
                 opening.play(m, None).map_err(|e| e.to_string())?;
             }
             for p in &mut players {
-                if let Player::Level(_, tt, _) = p {
+                if let Player::Level(_, tt, _, _) = p {
                     tt.clear();
                 }
             }

@@ -14,7 +14,9 @@ pub trait EngineGame: Rules {
 
     /// Static exchange evaluation: the material `m` wins (negative: loses) once every
     /// capture on its destination square has been played out, least valuable piece first.
-    /// `None` where the game has no SEE (the search then keeps every capture).
+    /// The search only looks at its sign, so where the exchange cannot lose a lower bound
+    /// (at least 0) will do. `None` where the game has no SEE (the search then keeps every
+    /// capture).
     fn see(_pos: &Self, _m: Self::Move) -> Option<i32> {
         None
     }

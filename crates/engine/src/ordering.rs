@@ -68,6 +68,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         tt_key: u16,
         killers: [Option<M>; 2],
         history: &History,
+        use_see: bool,
     ) -> MovePicker<M> {
         let side = pos.turn().index();
         let mut scores = arrayvec::ArrayVec::new();
@@ -78,7 +79,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             } else {
                 let (victim, attacker) = P::capture_values(pos, m);
                 if victim > 0 {
-                    if P::see(pos, m).is_some_and(|v| v < 0) {
+                    if use_see && P::see(pos, m).is_some_and(|v| v < 0) {
                         LOSING_CAPTURE + victim * 16 - attacker / 16
                     } else {
                         CAPTURE + victim * 16 - attacker / 16

@@ -176,6 +176,8 @@ pub struct SearchParams {
     pub futility: [i32; 4],
     /// Whether quiescence skips captures that lose material by SEE (where the game has it).
     pub see_pruning: bool,
+    /// Whether move ordering puts captures that lose material by SEE after the killers.
+    pub see_ordering: bool,
 }
 
 /// The parameters in use.
@@ -183,6 +185,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     lmp_moves: [0, 8, 12, 20],
     futility: [0, 150, 300, 450],
     see_pruning: true,
+    see_ordering: true,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -190,6 +193,14 @@ pub const NO_PRUNING: SearchParams = SearchParams {
     lmp_moves: [usize::MAX; 4],
     futility: [1_000_000; 4],
     see_pruning: false,
+    see_ordering: true,
+};
+
+/// The parameters in use without static exchange evaluation (A/B tests of SEE).
+pub const NO_SEE: SearchParams = SearchParams {
+    see_pruning: false,
+    see_ordering: false,
+    ..SEARCH_PARAMS
 };
 
 thread_local! {
@@ -478,8 +489,14 @@ impl<P: EngineGame> Searcher<'_, P> {
             P::count_action(&node.pos, &node.state)
         };
         let side = node.pos.turn().index();
-        let mut picker =
-            MovePicker::new(&node.pos, &moves, tt_key, self.killers[ply], &self.history);
+        let mut picker = MovePicker::new(
+            &node.pos,
+            &moves,
+            tt_key,
+            self.killers[ply],
+            &self.history,
+            self.params.see_ordering,
+        );
         let old_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -642,7 +659,14 @@ impl<P: EngineGame> Searcher<'_, P> {
         }
         let action = P::count_action(&node.pos, &node.state);
         let all = forced || evading;
-        let mut picker = MovePicker::new(&node.pos, moves, 0, [None; 2], &self.history);
+        let mut picker = MovePicker::new(
+            &node.pos,
+            moves,
+            0,
+            [None; 2],
+            &self.history,
+            self.params.see_ordering,
+        );
         while let Some((m, _)) = picker.next() {
             let (victim, _) = P::capture_values(&self.board.current().pos, m);
             if !all {
