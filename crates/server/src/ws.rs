@@ -40,8 +40,12 @@ use crate::{
 pub const READ_BUFFER_BYTES: usize = 4 * 1024;
 /// Write buffer per connection (the socket flushes when it holds this much).
 pub const WRITE_BUFFER_BYTES: usize = 4 * 1024;
-/// Largest frame and message a client may send.
+/// Largest message a client may send; a larger one closes the socket (1009).
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024;
+/// Largest frame the WebSocket layer reads whole. Messages between [`MAX_MESSAGE_BYTES`] and
+/// this are read, then refused with a proper close; beyond it the layer stops reading at the
+/// frame's header, and the rest of the frame, left unread, may reset the connection.
+const READ_LIMIT_BYTES: usize = 4 * MAX_MESSAGE_BYTES;
 
 /// A message from the client.
 #[derive(Debug, Deserialize)]
@@ -215,8 +219,8 @@ fn configure(ws: WebSocketUpgrade) -> WebSocketUpgrade {
     ws.read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(WRITE_BUFFER_BYTES)
         .max_write_buffer_size(WRITE_BUFFER_BYTES + MAX_MESSAGE_BYTES * 4)
-        .max_message_size(MAX_MESSAGE_BYTES)
-        .max_frame_size(MAX_MESSAGE_BYTES)
+        .max_message_size(READ_LIMIT_BYTES)
+        .max_frame_size(READ_LIMIT_BYTES)
 }
 
 /// `GET /ws/lobby`: the lobby socket (random matchmaking; queueing needs a session).
@@ -324,9 +328,12 @@ async fn game_loop(
                     None | Some(Ok(Message::Close(_))) => return,
                     Some(Err(e)) => {
                         tracing::info!(error = %e, "socket closed on error");
-                        let _ = socket
-                            .send(close(close_code::SIZE, "message too big or malformed"))
-                            .await;
+                        close_after_error(&mut socket).await;
+                        return;
+                    }
+                    Some(Ok(m)) if too_big(&m) => {
+                        tracing::info!(bytes = size(&m), "socket closed: message too big");
+                        close_after_error(&mut socket).await;
                         return;
                     }
                     Some(Ok(Message::Pong(payload))) => {
@@ -482,11 +489,14 @@ async fn lobby_loop(mut socket: WebSocket, state: AppState, player: Option<Playe
         let reply = match frame {
             None | Some(Ok(Message::Close(_))) => break,
             Some(Err(e)) => {
-                // Oversized frames, protocol violations, dropped connections.
+                // Frames beyond the read limit, protocol violations, dropped connections.
                 tracing::info!(error = %e, "socket closed on error");
-                let _ = socket
-                    .send(close(close_code::SIZE, "message too big or malformed"))
-                    .await;
+                close_after_error(&mut socket).await;
+                break;
+            }
+            Some(Ok(m)) if too_big(&m) => {
+                tracing::info!(bytes = size(&m), "socket closed: message too big");
+                close_after_error(&mut socket).await;
                 break;
             }
             Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
@@ -584,6 +594,41 @@ fn handle_ping(message: ClientMessage) -> ServerMessage {
         d: message.d,
         v: message.v,
     }
+}
+
+/// Whether a client's message is over [`MAX_MESSAGE_BYTES`].
+fn too_big(m: &Message) -> bool {
+    size(m) > MAX_MESSAGE_BYTES
+}
+
+fn size(m: &Message) -> usize {
+    match m {
+        Message::Text(t) => t.len(),
+        Message::Binary(b) => b.len(),
+        _ => 0,
+    }
+}
+
+/// How long a socket closed for a bad frame waits for the client's answer to its close.
+const CLOSE_LINGER: Duration = Duration::from_secs(2);
+
+/// Closes a socket after a message too big or a frame it could not read with code 1009, then
+/// reads on until the client answers the close (or [`CLOSE_LINGER`]): a socket dropped with
+/// unread data is reset, which can destroy the close frame before the client reads it.
+async fn close_after_error(socket: &mut WebSocket) {
+    let _ = socket
+        .send(close(close_code::SIZE, "message too big or malformed"))
+        .await;
+    let drain = async {
+        // Each read consumes input (a frame, or bytes it rejects); the bound is a backstop.
+        for _ in 0..1024 {
+            match socket.recv().await {
+                None | Some(Ok(Message::Close(_))) => break,
+                Some(_) => {}
+            }
+        }
+    };
+    let _ = tokio::time::timeout(CLOSE_LINGER, drain).await;
 }
 
 fn close(code: u16, reason: &'static str) -> Message {

@@ -41,6 +41,9 @@ pub enum StoreError {
     /// The database failed or could not be reached.
     #[error("database error: {0}")]
     Db(#[from] sqlx::Error),
+    /// The SQLite file failed under the moves' writer (which holds its own connection).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// The schema could not be brought up to date.
     #[error("migration failed: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),

@@ -214,7 +214,8 @@ impl SqlStore {
                 .foreign_keys(true)
                 .busy_timeout(Duration::from_secs(10));
             // An in-memory database exists once per connection: keep exactly one.
-            let max = if url.contains(":memory:") || url.contains("mode=memory") {
+            let in_memory = url.contains(":memory:") || url.contains("mode=memory");
+            let max = if in_memory {
                 1
             } else {
                 options.max_connections.max(1)
@@ -224,10 +225,16 @@ impl SqlStore {
                 .min_connections(if max == 1 { 1 } else { 0 })
                 .idle_timeout(None)
                 .max_lifetime(None)
-                .connect_with(connect)
+                .connect_with(connect.clone())
                 .await?;
             migrate::sqlite().await?.run(&pool).await?;
-            Ok(SqlStore::with_pool(Pool::Sqlite(pool)))
+            // The moves' writer has a connection of its own, except in memory (one database
+            // per connection: everything goes through the pool's one connection).
+            let file = (!in_memory).then(|| batch::SqliteFile {
+                path: connect.get_filename().to_owned(),
+                full_sync: options.sqlite_full_sync,
+            });
+            SqlStore::with_pool(Pool::Sqlite(pool), file)
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let connect = PgConnectOptions::from_str(url)?;
             let mut pool_options = PgPoolOptions::new().max_connections(options.max_connections);
@@ -257,17 +264,17 @@ impl SqlStore {
             }
             let pool = pool_options.connect_with(connect).await?;
             migrate::postgres().await?.run(&pool).await?;
-            Ok(SqlStore::with_pool(Pool::Postgres(pool)))
+            SqlStore::with_pool(Pool::Postgres(pool), None)
         } else {
             Err(StoreError::BadUrl(url.to_owned()))
         }
     }
 
-    fn with_pool(pool: Pool) -> SqlStore {
-        SqlStore {
-            moves: batch::MoveWriter::spawn(pool.clone()),
+    fn with_pool(pool: Pool, file: Option<batch::SqliteFile>) -> Result<SqlStore> {
+        Ok(SqlStore {
+            moves: batch::MoveWriter::spawn(pool.clone(), file)?,
             pool,
-        }
+        })
     }
 
     /// Runs SQL as it is, returning the rows changed: for tests that plant a failure and for
@@ -468,8 +475,7 @@ impl Store for SqlStore {
                 self.game_status(id).await?;
                 Err(StoreError::Conflict("game over"))
             }
-            Err(e) if is_unique_violation(&e) => Err(StoreError::Conflict("ply already stored")),
-            Err(e) => Err(e.into()),
+            Err(e) => Err(e),
         }
     }
 

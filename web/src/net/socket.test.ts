@@ -1,38 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Socket, type SocketLike, wsUrl } from './socket';
-
-class FakeSocket implements SocketLike {
-  static all: FakeSocket[] = [];
-  readyState = 0;
-  sent: any[] = [];
-  onopen: ((ev: unknown) => void) | null = null;
-  onmessage: ((ev: { data: unknown }) => void) | null = null;
-  onclose: ((ev: unknown) => void) | null = null;
-  onerror: ((ev: unknown) => void) | null = null;
-  closed = false;
-  constructor(public url: string) {
-    FakeSocket.all.push(this);
-  }
-  send(data: string) {
-    this.sent.push(JSON.parse(data));
-  }
-  close() {
-    this.closed = true;
-    this.readyState = 3;
-  }
-  // Server side of the fake:
-  accept() {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  push(msg: object) {
-    this.onmessage?.({ data: JSON.stringify(msg) });
-  }
-  drop() {
-    this.readyState = 3;
-    this.onclose?.({});
-  }
-}
+import { FakeWs as FakeSocket } from '../test/fake-ws';
+import { Socket, wsUrl } from './socket';
 
 const last = () => FakeSocket.all[FakeSocket.all.length - 1]!;
 
@@ -57,7 +25,7 @@ describe('Socket', () => {
   it('dispatches through the handler map and tracks the version', () => {
     const got: string[] = [];
     const s = make({ full: () => got.push('full'), move: (d) => got.push(d.uci) });
-    last().accept();
+    last().open();
     last().push({ t: 'full', d: {}, v: 4 });
     last().push({ t: 'move', d: { uci: 'e3e4' }, v: 5 });
     expect(got).toEqual(['full', 'e3e4']);
@@ -67,7 +35,7 @@ describe('Socket', () => {
   it('drops events it has already applied', () => {
     const got: string[] = [];
     make({ full: () => {}, move: (d) => got.push(d.uci) });
-    last().accept();
+    last().open();
     last().push({ t: 'full', d: {}, v: 4 });
     last().push({ t: 'move', d: { uci: 'a' }, v: 5 });
     last().push({ t: 'move', d: { uci: 'a' }, v: 5 });
@@ -77,7 +45,7 @@ describe('Socket', () => {
   it('reconnects with ?v= on a gap instead of applying out of order', () => {
     const got: string[] = [];
     const s = make({ full: () => {}, move: (d) => got.push(d.uci) });
-    last().accept();
+    last().open();
     last().push({ t: 'full', d: {}, v: 4 });
     last().push({ t: 'move', d: { uci: 'late' }, v: 7 });
     expect(got).toEqual([]);
@@ -103,7 +71,7 @@ describe('Socket', () => {
     expect(FakeSocket.all).toHaveLength(2);
     vi.advanceTimersByTime(1);
     expect(FakeSocket.all).toHaveLength(3);
-    last().accept();
+    last().open();
     expect(s.state).toBe('open');
     expect(states).toEqual(['reconnecting', 'open']);
     // After a success the backoff starts again from the shortest delay.
@@ -114,7 +82,7 @@ describe('Socket', () => {
 
   it('sends moves with ack ids and forgets them when acknowledged', () => {
     const s = make();
-    last().accept();
+    last().open();
     const id = s.move('e3e4', 'start');
     expect(last().sent).toEqual([{ t: 'move', d: { uci: 'e3e4', id, count: 'start' } }]);
     expect(s.pending.has(id)).toBe(true);
@@ -130,13 +98,13 @@ describe('Socket', () => {
     const s = make();
     s.send('resign');
     expect(last().sent).toEqual([]);
-    last().accept();
+    last().open();
     expect(last().sent).toEqual([{ t: 'resign', d: {} }]);
   });
 
   it('pings, and replaces a connection that went silent', () => {
     const s = make();
-    last().accept();
+    last().open();
     vi.advanceTimersByTime(10_000);
     expect(last().sent).toContainEqual({ t: 'ping', d: {} });
     last().push({ t: 'pong', d: {} });
@@ -148,7 +116,7 @@ describe('Socket', () => {
 
   it('stays closed after close()', () => {
     const s = make();
-    last().accept();
+    last().open();
     s.close();
     expect(s.state).toBe('closed');
     vi.advanceTimersByTime(60_000);
@@ -159,11 +127,11 @@ describe('Socket', () => {
     const got: unknown[] = [];
     make({ x: (d) => got.push(d) });
     const old = last();
-    old.accept();
+    old.open();
     old.drop();
     old.push({ t: 'x', d: 1 });
     vi.advanceTimersByTime(1_000);
-    last().accept();
+    last().open();
     last().onmessage?.({ data: 'not json' });
     last().push({ t: 'x', d: 2 });
     expect(got).toEqual([2]);

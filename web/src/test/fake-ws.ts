@@ -1,5 +1,6 @@
-// A WebSocket stand-in for the page tests: records what the page sends; the test opens it and
-// pushes server messages. Install it with `vi.stubGlobal('WebSocket', FakeWs)`.
+// A WebSocket stand-in for the page and socket tests: records what the client sends; the test
+// opens it, pushes server messages and drops it. Install it with
+// `vi.stubGlobal('WebSocket', FakeWs)`, or hand `(url) => new FakeWs(url)` to a `Socket`.
 export class FakeWs {
   static all: FakeWs[] = [];
   readyState = 0;
@@ -8,6 +9,8 @@ export class FakeWs {
   onmessage: ((ev: { data: unknown }) => void) | null = null;
   onclose: ((ev: unknown) => void) | null = null;
   onerror: ((ev: unknown) => void) | null = null;
+  /** Whether the client closed it. */
+  closed = false;
   constructor(public url: string) {
     FakeWs.all.push(this);
   }
@@ -15,6 +18,7 @@ export class FakeWs {
     this.sent.push(JSON.parse(d));
   }
   close() {
+    this.closed = true;
     this.readyState = 3;
   }
   open() {
@@ -23,5 +27,10 @@ export class FakeWs {
   }
   push(m: object) {
     this.onmessage?.({ data: JSON.stringify(m) });
+  }
+  /** The connection is lost (the server or the network closed it). */
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
   }
 }

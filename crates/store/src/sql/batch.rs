@@ -1,24 +1,50 @@
-//! Group commit of moves: the moves of many games stored in one statement.
+//! Group commit of moves: the moves of many games stored in one transaction.
 //!
-//! Every live game appends its moves through one writer task. The task takes the moves that
-//! are waiting (up to [`MAX_BATCH`]), stores them with one statement and then answers each
-//! game: a commit's fixed cost (the round trip and, on PostgreSQL, the WAL flush) is paid
-//! once per batch instead of once per move. On a quiet server a batch is one
-//! move, stored as soon as it arrives. A batch that fails as a whole is retried move by move,
-//! so that one bad move (a ply already stored, say) fails alone.
+//! Every live game appends its moves through one writer. The writer takes the moves that are
+//! waiting (up to [`MAX_BATCH`]), stores them in one transaction and then answers each game:
+//! a commit's fixed cost (the round trip, the locks and the WAL write; on PostgreSQL the WAL
+//! flush) is paid once per batch instead of once per move. On a quiet server a batch is one
+//! move, stored as soon as it arrives; under load the writer waits [`LINGER`] for more. A
+//! batch that fails as a whole is retried move by move, so that one bad move (a ply already
+//! stored, say) fails alone.
+//!
+//! Two writers do this:
+//! - on a SQLite file, a thread of its own with its own connection ([`sqlite`]): no hand-off
+//!   to a connection thread per batch, prepared statements kept, and a page cache that stays
+//!   warm because nothing else writes moves;
+//! - on PostgreSQL (and an in-memory SQLite database, a pool of one connection), a task
+//!   that sends each batch as one `INSERT … SELECT … FROM (VALUES …)` statement.
 
-use std::time::{Duration, Instant};
+use std::{
+    path::PathBuf,
+    time::{Duration, Instant},
+};
 
+use sqlx::{pool::PoolConnection, Postgres, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
-use super::Pool;
-use crate::{GameId, NewMove, UnixMillis};
+use super::{is_unique_violation, Pool};
+use crate::{GameId, NewMove, StoreError, UnixMillis};
 
-/// The most moves in one statement (6 parameters each).
+mod sqlite;
+
+/// The most moves in one batch.
 pub const MAX_BATCH: usize = 128;
 
 /// Moves waiting for the writer; beyond this, games wait to hand theirs over.
 const QUEUE: usize = 4 * MAX_BATCH;
+
+/// How long a writer under load (its last batch held more than [`BUSY_BATCH`] moves) waits
+/// for more moves before it commits: larger batches for a small delay, only when the server
+/// is busy.
+const LINGER: Duration = Duration::from_micros(500);
+
+/// A batch larger than this means the server is busy.
+const BUSY_BATCH: usize = 2;
+
+/// SQLite page cache of the writer's connection, in KiB: the pages that moves touch (the
+/// moves index, the games rows) stay in memory instead of being read again from the file.
+const WRITER_CACHE_KIB: u32 = 64 * 1024;
 
 /// One game's move, and where its answer goes: whether the game was still live (and so the
 /// move stored).
@@ -26,31 +52,42 @@ struct Job {
     game: GameId,
     mv: NewMove,
     at: UnixMillis,
-    reply: oneshot::Sender<Result<bool, sqlx::Error>>,
+    reply: oneshot::Sender<Result<bool, StoreError>>,
 }
 
-/// The way to the writer task.
+/// Where a SQLite file's writer thread opens its connection.
+pub(super) struct SqliteFile {
+    pub path: PathBuf,
+    pub full_sync: bool,
+}
+
+/// The way to the writer.
 pub(super) struct MoveWriter {
     tx: mpsc::Sender<Job>,
 }
 
 impl MoveWriter {
-    /// Starts the writer task on `pool` (on the current tokio runtime). It ends when the
-    /// writer is dropped.
-    pub(super) fn spawn(pool: Pool) -> MoveWriter {
+    /// Starts the writer: a thread of its own on `file` when given, else a task on `pool`
+    /// (on the current tokio runtime). It ends when the writer is dropped.
+    pub(super) fn spawn(pool: Pool, file: Option<SqliteFile>) -> Result<MoveWriter, StoreError> {
         let (tx, rx) = mpsc::channel(QUEUE);
-        tokio::spawn(run(pool, rx));
-        MoveWriter { tx }
+        match file {
+            Some(file) => sqlite::spawn(file, rx)?,
+            None => {
+                tokio::spawn(run(pool, rx));
+            }
+        }
+        Ok(MoveWriter { tx })
     }
 
-    /// Stores `mv` in `game` if the game is live (waiting or playing), also saving its clock
-    /// state as the game's: `Ok(true)` once committed, `Ok(false)` when the game is over.
+    /// Stores `mv` in `game` if the game is live (waiting or playing): `Ok(true)` once
+    /// committed, `Ok(false)` when the game is over; a ply already stored is a conflict.
     pub(super) async fn append(
         &self,
         game: &GameId,
         mv: &NewMove,
         at: UnixMillis,
-    ) -> Result<bool, sqlx::Error> {
+    ) -> Result<bool, StoreError> {
         let (reply, answer) = oneshot::channel();
         let job = Job {
             game: game.clone(),
@@ -58,25 +95,70 @@ impl MoveWriter {
             at,
             reply,
         };
-        self.tx
-            .send(job)
-            .await
-            .map_err(|_| sqlx::Error::PoolClosed)?;
-        answer.await.map_err(|_| sqlx::Error::PoolClosed)?
+        let gone = || StoreError::Db(sqlx::Error::PoolClosed);
+        self.tx.send(job).await.map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
     }
 }
 
-/// How often the writer logs its batch sizes (at debug level).
-const STATS_EVERY: Duration = Duration::from_secs(10);
+/// Batch sizes, logged at debug level every 10 s.
+struct Stats {
+    batches: u64,
+    moves: u64,
+    since: Instant,
+}
 
+impl Stats {
+    fn new() -> Stats {
+        Stats {
+            batches: 0,
+            moves: 0,
+            since: Instant::now(),
+        }
+    }
+
+    fn record(&mut self, size: usize) {
+        self.batches += 1;
+        self.moves += size as u64;
+        if self.since.elapsed() >= Duration::from_secs(10) {
+            tracing::debug!(
+                batches = self.batches,
+                moves = self.moves,
+                per_batch = self.moves as f64 / self.batches as f64,
+                "group commit"
+            );
+            *self = Stats::new();
+        }
+    }
+}
+
+/// Answers every job of a batch from its result. Only a batch of one move is answered with
+/// its error: a failed batch of several is retried move by move, by each writer its own way.
+fn answer(jobs: &mut Vec<Job>, result: Result<Vec<bool>, StoreError>) {
+    match result {
+        Ok(live) => {
+            for (job, live) in jobs.drain(..).zip(live) {
+                let _ = job.reply.send(Ok(live));
+            }
+        }
+        Err(e) => {
+            debug_assert!(jobs.len() <= 1, "a failed batch is retried move by move");
+            if let Some(job) = jobs.pop() {
+                let _ = job.reply.send(Err(e));
+            }
+            jobs.clear();
+        }
+    }
+}
+
+/// The writer task (PostgreSQL, in-memory SQLite).
 async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(MAX_BATCH);
-    let (mut batches, mut moves, mut since) = (0_u64, 0_u64, Instant::now());
+    let mut held = None;
+    let mut stats = Stats::new();
     while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
         // Let the tasks that are ready run first: the games whose moves have just arrived on
-        // their sockets hand them over too. Under load this makes batches of several moves
-        // (each batch costs a round trip to the database, and thread wake-ups, whatever its
-        // size); on a quiet server it costs nothing.
+        // their sockets hand them over too.
         tokio::task::yield_now().await;
         while jobs.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -84,39 +166,66 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
                 Err(_) => break,
             }
         }
-        batches += 1;
-        moves += jobs.len() as u64;
-        if since.elapsed() >= STATS_EVERY {
-            tracing::debug!(
-                batches,
-                moves,
-                per_batch = moves as f64 / batches as f64,
-                "group commit"
-            );
-            (batches, moves, since) = (0, 0, Instant::now());
-        }
-        match write(&pool, &jobs).await {
-            Ok(live) => {
-                for (job, live) in jobs.drain(..).zip(live) {
-                    let _ = job.reply.send(Ok(live));
-                }
-            }
-            Err(e) if jobs.len() == 1 => {
-                if let Some(job) = jobs.pop() {
-                    let _ = job.reply.send(Err(e));
-                }
-            }
-            Err(e) => {
+        stats.record(jobs.len());
+        match write(&pool, &mut held, &jobs).await {
+            Err(e) if jobs.len() > 1 => {
                 tracing::debug!(error = %e, moves = jobs.len(), "batch failed: storing its moves one by one");
                 for job in jobs.drain(..) {
-                    let result = write(&pool, std::slice::from_ref(&job))
+                    let result = write(&pool, &mut held, std::slice::from_ref(&job))
                         .await
                         .map(|live| live.first().copied().unwrap_or(false));
                     let _ = job.reply.send(result);
                 }
             }
+            result => answer(&mut jobs, result),
         }
     }
+}
+
+/// The writer task's own connection of either backend, kept between batches.
+enum Held {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl Held {
+    async fn acquire(pool: &Pool) -> Result<Held, sqlx::Error> {
+        Ok(match pool {
+            Pool::Sqlite(pool) => Held::Sqlite(pool.acquire().await?),
+            Pool::Postgres(pool) => Held::Postgres(pool.acquire().await?),
+        })
+    }
+}
+
+/// [`write_on`] the writer's held connection when the pool can spare one, else on a
+/// connection taken for this batch only (a pool of one, as an in-memory SQLite database).
+async fn write(
+    pool: &Pool,
+    held: &mut Option<Held>,
+    jobs: &[Job],
+) -> Result<Vec<bool>, StoreError> {
+    let spare = match pool {
+        Pool::Sqlite(p) => p.options().get_max_connections() > 1,
+        Pool::Postgres(p) => p.options().get_max_connections() > 1,
+    };
+    let result = if spare {
+        let conn = match held {
+            Some(conn) => conn,
+            None => held.insert(Held::acquire(pool).await?),
+        };
+        write_on(conn, jobs).await
+    } else {
+        write_on(&mut Held::acquire(pool).await?, jobs).await
+    };
+    result.map_err(|e| {
+        // A broken connection is not kept; a good one is taken at the next batch.
+        *held = None;
+        if is_unique_violation(&e) {
+            StoreError::Conflict("ply already stored")
+        } else {
+            e.into()
+        }
+    })
 }
 
 /// Stores `jobs` with one statement, whatever their number: for each, whether its game was
@@ -126,9 +235,9 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
 /// store reads a game's clock as the newest of the row's and its moves'), so a move writes
 /// one row. The status check is part of the insert; a game's moves and its end are written by
 /// the game's one actor, in order, so nothing ends the game between the check and the insert.
-async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
+async fn write_on(held: &mut Held, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
     macro_rules! write_on {
-        ($pool:expr) => {{
+        ($conn:expr) => {{
             // A `VALUES` list's columns are `column1`, `column2`, … in both databases.
             let mut insert = sqlx::QueryBuilder::new(
                 "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
@@ -146,15 +255,15 @@ async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
                 ") AS v JOIN games g ON g.id = v.column1 \
                  WHERE g.status IN ('waiting', 'playing') RETURNING game_id",
             );
-            let stored: Vec<String> = insert.build_query_scalar().fetch_all($pool).await?;
+            let stored: Vec<String> = insert.build_query_scalar().fetch_all($conn).await?;
             Ok(jobs
                 .iter()
                 .map(|job| stored.iter().any(|id| id == job.game.as_str()))
                 .collect())
         }};
     }
-    match pool {
-        Pool::Sqlite(pool) => write_on!(pool),
-        Pool::Postgres(pool) => write_on!(pool),
+    match held {
+        Held::Sqlite(conn) => write_on!(&mut **conn),
+        Held::Postgres(conn) => write_on!(&mut **conn),
     }
 }
