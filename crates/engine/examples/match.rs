@@ -11,7 +11,10 @@
 //! ordering but not in quiescence, `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
-//! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only).
+//! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
+//! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
+//! line protocol described in `support/cref.rs`: the initial PDN FEN and the moves played go
+//! out, a move with every landing square comes back and must be legal; checkers only).
 //! Games come in pairs from the same opening (two random plies) with colours swapped.
 
 use std::{
@@ -28,6 +31,9 @@ use ttakji_engine::{
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
 
+#[path = "support/cref.rs"]
+mod cref;
+
 enum Player {
     /// A level: its recipe, its table, other search parameters, and whether it evaluates
     /// with the hand-set parameters.
@@ -39,12 +45,21 @@ enum Player {
         stdout: BufReader<ChildStdout>,
         ms: u64,
     },
+    /// The checkers reference engine.
+    Cref(cref::Cref),
 }
 
 impl Player {
     fn new(spec: &str, variant: Variant, hard_ms: u64) -> Result<Player, String> {
         if spec == "random" {
             return Ok(Player::Random);
+        }
+        if spec == "cref" {
+            if variant != Variant::Checkers {
+                return Err("cref plays checkers only".into());
+            }
+            let path = std::env::var("CREF").map_err(|_| "set CREF to the engine's path")?;
+            return Ok(Player::Cref(cref::Cref::start(&path, hard_ms)?));
         }
         if let Some(rest) = spec.strip_prefix("fsf") {
             let skill = rest.strip_prefix(':').unwrap_or("20");
@@ -157,6 +172,7 @@ impl Player {
                     .map_err(|e| format!("{uci}: {e}"))?;
                 Ok((m, None))
             }
+            Player::Cref(c) => Ok((c.pick(game)?, None)),
         }
     }
 }
