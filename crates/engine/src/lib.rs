@@ -98,7 +98,7 @@ pub use level::{choose, pick_line, Choice, Level, Recipe, Rng, UnknownLevel};
 pub use pool::{AiError, AiPool, PoolConfig, SearchHandle};
 pub use search::{
     search, set_thread_search_params, Info, RootLine, Score, SearchParams, SearchResult, INF, MATE,
-    MAX_DEPTH, MAX_PLY, NO_PRUNING, NO_SEE, SEARCH_PARAMS,
+    MAX_DEPTH, MAX_PLY, NO_PRUNING, NO_SEE, S4_PARAMS, SEARCH_PARAMS,
 };
 pub use time::{Clock, SearchLimits, TimeManager};
 pub use tt::{Bound, Entry, TranspositionTable};
