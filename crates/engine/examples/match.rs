@@ -9,7 +9,8 @@
 //! futility, move-count and SEE pruning ([`ttakji_engine::NO_PRUNING`]), `/nosee` without
 //! static exchange evaluation ([`ttakji_engine::NO_SEE`]), `/seeorder` with SEE in move
 //! ordering but not in quiescence, `/s4` searches with the session-4 parameters
-//! ([`ttakji_engine::S4_PARAMS`]), `/no-FEATURE` switches one session-5 search feature off
+//! ([`ttakji_engine::S4_PARAMS`]), `/no-FEATURE` searches with the session-5 parameters
+//! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
 //! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from

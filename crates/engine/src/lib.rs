@@ -101,6 +101,7 @@ pub use pool::{AiError, AiPool, PoolConfig, SearchHandle};
 pub use search::{
     default_params, search, set_thread_search_params, Info, RootLine, Score, SearchParams,
     SearchResult, INF, MATE, MAX_DEPTH, MAX_PLY, NO_PRUNING, NO_SEE, S4_PARAMS, SEARCH_PARAMS,
+    XIANGQI_PARAMS,
 };
 pub use time::{Clock, SearchLimits, TimeManager};
 pub use tt::{Bound, Entry, TranspositionTable};
