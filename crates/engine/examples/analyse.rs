@@ -1,5 +1,7 @@
 //! Analyses one position: `cargo run --release -p ttakji-engine --example analyse -- VARIANT
-//! DEPTH|MILLISms [FEN]`. Prints the search's `info` lines and the best move.
+//! DEPTH|MILLISms [FEN]`. Prints the search's `info` lines and the best move. With
+//! `SEARCH=s4` the session-4 search parameters are used ([`ttakji_engine::S4_PARAMS`]); with
+//! `SEARCH=no-iir,no-lmr,...` the named session-5 features are off (as in `match`).
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 
@@ -12,6 +14,35 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
         Some(f) => Game::<P>::from_fen(f).map_err(|e| e.to_string())?,
         None => Game::<P>::new(),
     };
+    if let Ok(flags) = std::env::var("SEARCH") {
+        let mut p = ttakji_engine::SEARCH_PARAMS;
+        for f in flags.split(',') {
+            let s4 = ttakji_engine::S4_PARAMS;
+            match f {
+                "s4" => p = s4,
+                "no-lmr" => {
+                    p.lmr_base = s4.lmr_base;
+                    p.lmr_div = s4.lmr_div;
+                    p.lmr_adjust = s4.lmr_adjust;
+                }
+                "no-improving" => p.improving = s4.improving,
+                "no-rfp" => p.rfp_depth = s4.rfp_depth,
+                "no-nmp" => {
+                    p.nmp_div = s4.nmp_div;
+                    p.nmp_eval = s4.nmp_eval;
+                }
+                "no-iir" => p.iir_depth = s4.iir_depth,
+                "no-seemain" => p.see_main = s4.see_main,
+                "no-partial" => p.partial_root = s4.partial_root,
+                "no-prune" => {
+                    p.lmp_moves = s4.lmp_moves;
+                    p.futility = s4.futility;
+                }
+                _ => return Err(format!("unknown SEARCH flag {f}")),
+            }
+        }
+        ttakji_engine::set_thread_search_params(Some(p));
+    }
     let mut tt = TranspositionTable::new(64);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {

@@ -8,7 +8,10 @@
 //! milliseconds a move, 2000 by default), with optional suffixes: `/plain` searches without
 //! futility, move-count and SEE pruning ([`ttakji_engine::NO_PRUNING`]), `/nosee` without
 //! static exchange evaluation ([`ttakji_engine::NO_SEE`]), `/seeorder` with SEE in move
-//! ordering but not in quiescence, `/old` evaluates with the
+//! ordering but not in quiescence, `/s4` searches with the session-4 parameters
+//! ([`ttakji_engine::S4_PARAMS`]), `/no-FEATURE` searches with the session-5 parameters
+//! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
+//! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
@@ -26,7 +29,7 @@ use std::{
 
 use ttakji_engine::{
     checkers_eval, choose, makruk_eval, set_thread_search_params, xiangqi_eval, EngineGame, Level,
-    Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE, SEARCH_PARAMS,
+    Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE, S4_PARAMS, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
@@ -102,7 +105,33 @@ impl Player {
                         ..SEARCH_PARAMS
                     })
                 }
+                "s4" => params = Some(S4_PARAMS),
                 "old" => old = true,
+                _ if flag.starts_with("no-") => {
+                    let p = params.get_or_insert(SEARCH_PARAMS);
+                    let s4 = S4_PARAMS;
+                    match &flag[3..] {
+                        "lmr" => {
+                            p.lmr_base = s4.lmr_base;
+                            p.lmr_div = s4.lmr_div;
+                            p.lmr_adjust = s4.lmr_adjust;
+                        }
+                        "improving" => p.improving = s4.improving,
+                        "rfp" => p.rfp_depth = s4.rfp_depth,
+                        "nmp" => {
+                            p.nmp_div = s4.nmp_div;
+                            p.nmp_eval = s4.nmp_eval;
+                        }
+                        "iir" => p.iir_depth = s4.iir_depth,
+                        "seemain" => p.see_main = s4.see_main,
+                        "partial" => p.partial_root = s4.partial_root,
+                        "prune" => {
+                            p.lmp_moves = s4.lmp_moves;
+                            p.futility = s4.futility;
+                        }
+                        _ => return Err(format!("unknown suffix /{flag}")),
+                    }
+                }
                 _ => return Err(format!("unknown suffix /{flag}")),
             }
         }

@@ -5,7 +5,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material), reverse futility, futility and move-count pruning (not in checkers), late-move reductions, MultiPV, mate distance; the pruning parameters in [`SearchParams`] |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material; reduction by depth and eval margin), reverse futility, futility and move-count pruning with an "improving" flag (not in checkers), SEE pruning of losing captures near the horizon (Makruk), internal iterative reduction, late-move reductions by history, MultiPV, mate distance; the pruning parameters in [`SearchParams`] ([`S4_PARAMS`]: the search before session 5) |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history |
@@ -51,7 +51,9 @@
 //!   from random openings with colours swapped.
 //!   A `/plain` suffix on a level (`hard/plain`) searches without futility, move-count and
 //!   SEE pruning ([`NO_PRUNING`]), `/nosee` without static exchange evaluation ([`NO_SEE`]),
-//!   `/old` with the hand-set evaluation parameters, to measure what they bring.
+//!   `/old` with the hand-set evaluation parameters, `/s4` with the session-4 search
+//!   ([`S4_PARAMS`]), `/no-iir` (and `lmr`, `improving`, `rfp`, `nmp`, `seemain`, `partial`,
+//!   `prune`) without one of the session-5 search changes, to measure what they bring.
 //! - `cargo run --release -p ttakji-engine --example treesize -- makruk 10 [FEN_FILE]`: nodes
 //!   of fixed-depth searches over a fixed set of positions (pruning changes).
 //! - `cargo run --release -p ttakji-engine --example texel -- gen xiangqi 400 1500 FILE`,
@@ -97,8 +99,9 @@ pub use game::EngineGame;
 pub use level::{choose, pick_line, Choice, Level, Recipe, Rng, UnknownLevel};
 pub use pool::{AiError, AiPool, PoolConfig, SearchHandle};
 pub use search::{
-    search, set_thread_search_params, Info, RootLine, Score, SearchParams, SearchResult, INF, MATE,
-    MAX_DEPTH, MAX_PLY, NO_PRUNING, NO_SEE, SEARCH_PARAMS,
+    default_params, search, set_thread_search_params, Info, RootLine, Score, SearchParams,
+    SearchResult, INF, MATE, MAX_DEPTH, MAX_PLY, NO_PRUNING, NO_SEE, S4_PARAMS, SEARCH_PARAMS,
+    XIANGQI_PARAMS,
 };
 pub use time::{Clock, SearchLimits, TimeManager};
 pub use tt::{Bound, Entry, TranspositionTable};

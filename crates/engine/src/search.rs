@@ -11,7 +11,7 @@ use std::{
 
 use arrayvec::ArrayVec;
 use ttakji_game::{CountAction, Game, Outcome};
-use ttakji_rules::{MoveList, Position, Side};
+use ttakji_rules::{MoveList, Position, Side, Variant};
 
 use crate::{
     board::Board,
@@ -129,6 +129,8 @@ pub fn search<P: EngineGame>(
         tt,
         history: History::new(),
         killers: vec![[None; 2]; MAX_PLY + 2],
+        evals: vec![NO_EVAL; MAX_PLY + 2],
+        root_best: None,
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
         nodes: 0,
         seldepth: 0,
@@ -139,7 +141,9 @@ pub fn search<P: EngineGame>(
         root_excluded: Vec::new(),
         root_action: None,
         root_depth: 1,
-        params: SEARCH_OVERRIDE.with(|o| o.get()).unwrap_or(SEARCH_PARAMS),
+        params: SEARCH_OVERRIDE
+            .with(|o| o.get())
+            .unwrap_or(default_params(P::VARIANT)),
     };
     s.run(limits, on_info)
 }
@@ -149,6 +153,11 @@ struct Searcher<'a, P: EngineGame> {
     tt: &'a mut TranspositionTable,
     history: History,
     killers: Vec<[Option<P::Move>; 2]>,
+    /// Static eval by ply on the current path ([`NO_EVAL`] in check).
+    evals: Vec<i32>,
+    /// The best root move of the running root search, with its score, once one has beaten
+    /// alpha (see [`SearchParams::partial_root`]).
+    root_best: Option<(P::Move, i32)>,
     pv: Vec<ArrayVec<P::Move, MAX_PLY>>,
     nodes: u64,
     seldepth: usize,
@@ -168,38 +177,118 @@ struct Searcher<'a, P: EngineGame> {
 /// others ([`set_thread_search_params`]): that is how `examples/match.rs` compares them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
-    /// Move-count pruning: at depth 1, 2, 3 the quiet moves after this many are skipped
-    /// (index 0 unused).
-    pub lmp_moves: [usize; 4],
+    /// Move-count pruning: at depth 1 to 5 the quiet moves after this many are skipped
+    /// (index 0 unused; `usize::MAX`: never).
+    pub lmp_moves: [usize; 6],
     /// Futility margins by depth: a quiet move is skipped when the eval plus this stays at
     /// or below alpha.
-    pub futility: [i32; 4],
+    pub futility: [i32; 6],
     /// Whether quiescence skips captures that lose material by SEE (where the game has it).
     pub see_pruning: bool,
     /// Whether move ordering puts captures that lose material by SEE after the killers.
     pub see_ordering: bool,
+    /// Late-move reduction `base + ln(depth) · ln(count) / div`, both in hundredths.
+    pub lmr_base: i32,
+    /// See `lmr_base`.
+    pub lmr_div: i32,
+    /// Whether the reduction also depends on the node and the move: one ply more when the
+    /// eval is not improving, less for killers and moves with a good history, more for a
+    /// bad history.
+    pub lmr_adjust: bool,
+    /// Whether the "improving" flag (eval above the eval two plies ago) tightens reverse
+    /// futility and move-count pruning when false.
+    pub improving: bool,
+    /// Deepest depth of reverse futility pruning.
+    pub rfp_depth: i32,
+    /// Null-move reduction `3 + depth / nmp_div`, plus `(eval - beta) / 200` (at most 3) when
+    /// `nmp_eval` is set.
+    pub nmp_div: i32,
+    /// See `nmp_div`.
+    pub nmp_eval: bool,
+    /// Internal iterative reduction: one ply less from this depth on when the node has no
+    /// transposition-table move (0: off).
+    pub iir_depth: i32,
+    /// Whether captures that lose more than 100 cp a ply of depth by SEE are skipped at
+    /// depth 1 to 4 in non-PV nodes of the main search (where the game has SEE).
+    pub see_main: bool,
+    /// Whether an aborted iteration's best root move (found and fully searched before the
+    /// time ran out) is played instead of the last completed iteration's (one line only).
+    pub partial_root: bool,
 }
 
-/// The parameters in use.
+/// The session-5 parameters (Makruk's default, see [`default_params`]).
 pub const SEARCH_PARAMS: SearchParams = SearchParams {
-    lmp_moves: [0, 8, 12, 20],
-    futility: [0, 150, 300, 450],
+    lmp_moves: [0, 6, 10, 15, 22, 30],
+    futility: [0, 150, 250, 350, 450, 550],
     see_pruning: true,
     see_ordering: true,
+    lmr_base: 75,
+    lmr_div: 200,
+    lmr_adjust: true,
+    improving: true,
+    rfp_depth: 6,
+    nmp_div: 4,
+    nmp_eval: true,
+    iir_depth: 4,
+    see_main: true,
+    partial_root: true,
+};
+
+/// Xiangqi's session-5 parameters: the new reductions (LMR, null move, IIR) and the
+/// partial root move, with session 4's shallow pruning (no "improving" flag, reverse
+/// futility to depth 4, the old move-count and futility limits). Against the session-4
+/// search they scored 61.3 % over 40 games; the whole session-5 set 51.3 % over 80.
+pub const XIANGQI_PARAMS: SearchParams = SearchParams {
+    improving: S4_PARAMS.improving,
+    rfp_depth: S4_PARAMS.rfp_depth,
+    lmp_moves: S4_PARAMS.lmp_moves,
+    futility: S4_PARAMS.futility,
+    ..SEARCH_PARAMS
+};
+
+/// The parameters a game searches with unless a thread overrides them: the session-5
+/// search in Makruk and its reductions in Xiangqi, where they won their A/B matches; the
+/// session-4 search in checkers, where the new one was not measured.
+pub const fn default_params(variant: Variant) -> SearchParams {
+    match variant {
+        Variant::Makruk => SEARCH_PARAMS,
+        Variant::Xiangqi => XIANGQI_PARAMS,
+        Variant::Checkers => S4_PARAMS,
+    }
+}
+
+/// The parameters of session 4 (before the search work of session 5): `match` suffix `/s4`.
+pub const S4_PARAMS: SearchParams = SearchParams {
+    lmp_moves: [0, 8, 12, 20, usize::MAX, usize::MAX],
+    futility: [0, 150, 300, 450, 1_000_000, 1_000_000],
+    see_pruning: true,
+    see_ordering: true,
+    lmr_base: 75,
+    lmr_div: 225,
+    lmr_adjust: false,
+    improving: false,
+    rfp_depth: 4,
+    nmp_div: 6,
+    nmp_eval: false,
+    iir_depth: 0,
+    see_main: false,
+    partial_root: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
 pub const NO_PRUNING: SearchParams = SearchParams {
-    lmp_moves: [usize::MAX; 4],
-    futility: [1_000_000; 4],
+    lmp_moves: [usize::MAX; 6],
+    futility: [1_000_000; 6],
     see_pruning: false,
     see_ordering: true,
+    ..S4_PARAMS
 };
 
 /// The parameters in use without static exchange evaluation (A/B tests of SEE).
 pub const NO_SEE: SearchParams = SearchParams {
     see_pruning: false,
     see_ordering: false,
+    see_main: false,
     ..SEARCH_PARAMS
 };
 
@@ -208,16 +297,21 @@ thread_local! {
         const { std::cell::Cell::new(None) };
 }
 
-/// Makes searches started on this thread use `params` (`None`: back to [`SEARCH_PARAMS`]).
+/// Makes searches started on this thread use `params` (`None`: back to [`default_params`]).
 pub fn set_thread_search_params(params: Option<SearchParams>) {
     SEARCH_OVERRIDE.with(|o| o.set(params));
 }
 
 /// Late-move reduction in plies for a move at `depth` that is the `count`-th tried.
-fn lmr(depth: i32, count: usize) -> i32 {
-    let r = 0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25;
+fn lmr(depth: i32, count: usize, p: &SearchParams) -> i32 {
+    let r = (f64::from(p.lmr_base)
+        + (depth as f64).ln() * (count as f64).ln() * 10_000.0 / f64::from(p.lmr_div))
+        / 100.0;
     r as i32
 }
+
+/// No static eval at this ply (in check).
+const NO_EVAL: i32 = -INF;
 
 #[inline]
 fn score_to_tt(s: i32, ply: usize) -> i32 {
@@ -274,6 +368,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut depth_done = 0;
         for depth in 1..=max_depth {
             self.root_depth = depth;
+            self.root_best = None;
             self.root_excluded.clear();
             let mut lines = Vec::new();
             for idx in 0..multipv {
@@ -305,6 +400,19 @@ impl<P: EngineGame> Searcher<'_, P> {
                 // A finished best line of the unfinished iteration is better informed.
                 if multipv == 1 && !lines.is_empty() {
                     completed = lines;
+                } else if multipv == 1 && self.params.partial_root {
+                    // So is a root move that beat the best score so far before time ran out.
+                    if let Some((mv, score)) = self.root_best {
+                        if completed.first().is_some_and(|l| l.mv != mv) {
+                            let pv = self.pv[0].to_vec();
+                            let pv = if pv.first() == Some(&mv) {
+                                pv
+                            } else {
+                                vec![mv]
+                            };
+                            completed = vec![RootLine { mv, score, pv }];
+                        }
+                    }
                 }
                 break;
             }
@@ -450,12 +558,18 @@ impl<P: EngineGame> Searcher<'_, P> {
             _ => P::evaluate(&node.pos, &node.state),
         };
         let tactical = in_check || forced;
+        let p = self.params;
+        self.evals[ply] = if in_check { NO_EVAL } else { eval };
+        // Whether the eval went up since this side's last move (true when unknown).
+        let improving = !p.improving
+            || !in_check
+                && (ply < 2 || self.evals[ply - 2] == NO_EVAL || eval > self.evals[ply - 2]);
 
         // Reverse futility: far above beta with little depth left, a quiet move won't lose it.
         if !pv_node
             && !tactical
-            && depth <= 4
-            && eval - 90 * depth >= beta
+            && depth <= p.rfp_depth
+            && eval - 90 * depth + 45 * i32::from(p.improving && improving) >= beta
             && beta.abs() < MATE_BOUND
         {
             return eval;
@@ -471,7 +585,10 @@ impl<P: EngineGame> Searcher<'_, P> {
             && P::null_move_ok(&node.pos)
             && self.board.push_null()
         {
-            let r = 3 + depth / 6;
+            let mut r = 3 + depth / p.nmp_div;
+            if p.nmp_eval {
+                r += ((eval - beta) / 200).min(3);
+            }
             let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, false);
             self.board.pop();
             if self.aborted {
@@ -480,6 +597,13 @@ impl<P: EngineGame> Searcher<'_, P> {
             if s >= beta {
                 return if s > MATE_BOUND { beta } else { s };
             }
+        }
+
+        // Internal iterative reduction: without a move from the table this node was never
+        // searched at this depth; search it shallower first.
+        let mut depth = depth;
+        if p.iir_depth > 0 && depth >= p.iir_depth && tt_key == 0 {
+            depth -= 1;
         }
 
         let node = self.board.current();
@@ -505,8 +629,18 @@ impl<P: EngineGame> Searcher<'_, P> {
         let shallow = !pv_node
             && !tactical
             && !P::FORCED_CAPTURES
-            && (depth as usize) < self.params.lmp_moves.len()
+            && (depth as usize) < p.lmp_moves.len()
             && alpha.abs() < MATE_BOUND;
+        let lmp_limit = if shallow {
+            let n = p.lmp_moves[depth as usize];
+            if improving || n == usize::MAX {
+                n
+            } else {
+                n * 2 / 3
+            }
+        } else {
+            usize::MAX
+        };
         while let Some((m, quiet)) = picker.next() {
             if root && self.root_excluded.contains(&m) {
                 continue;
@@ -521,8 +655,17 @@ impl<P: EngineGame> Searcher<'_, P> {
                 && quiet
                 && !is_capture
                 && best > -MATE_BOUND
-                && (count > self.params.lmp_moves[depth as usize]
-                    || eval + self.params.futility[depth as usize] <= alpha);
+                && (count > lmp_limit || eval + p.futility[depth as usize] <= alpha);
+            // A capture that loses much material by SEE, near the horizon.
+            if p.see_main
+                && shallow
+                && is_capture
+                && depth <= 4
+                && best > -MATE_BOUND
+                && P::see(&self.board.current().pos, m).is_some_and(|v| v < -100 * depth)
+            {
+                continue;
+            }
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
             if prune_quiet && !gives_check {
@@ -535,8 +678,25 @@ impl<P: EngineGame> Searcher<'_, P> {
                 -self.negamax(new_depth, -beta, -alpha, true)
             } else {
                 let mut r = 0;
-                if depth >= 3 && quiet && !is_capture && !in_check && !gives_check && count > 2 {
-                    r = lmr(depth, count) - i32::from(pv_node);
+                if p.lmr_adjust {
+                    if depth >= 3 && !is_capture && !in_check && !gives_check && count > 2 {
+                        r = lmr(depth, count, &p) - i32::from(pv_node) + i32::from(!improving);
+                        if quiet {
+                            r -= self.history.get(side, P::move_key(m)) / 6000;
+                        } else {
+                            // A killer (the TT move is the first move).
+                            r -= 1;
+                        }
+                        r = r.clamp(0, (new_depth - 1).max(0));
+                    }
+                } else if depth >= 3
+                    && quiet
+                    && !is_capture
+                    && !in_check
+                    && !gives_check
+                    && count > 2
+                {
+                    r = lmr(depth, count, &p) - i32::from(pv_node);
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
                 let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, true);
@@ -558,6 +718,9 @@ impl<P: EngineGame> Searcher<'_, P> {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m);
+                    if root {
+                        self.root_best = Some((m, score));
+                    }
                     if alpha >= beta {
                         if !is_capture {
                             let k = &mut self.killers[ply];
@@ -716,4 +879,57 @@ pub(crate) fn pv_strings<P: Position>(pos: &P, pv: &[P::Move]) -> Vec<String> {
             s
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn session_4_reductions_are_kept() {
+        // `/s4` in `match` must replay the session-4 search: its reduction formula.
+        for depth in 1..40 {
+            for count in 1..60 {
+                let old = (0.75 + (depth as f64).ln() * (count as f64).ln() / 2.25) as i32;
+                assert_eq!(lmr(depth, count, &S4_PARAMS), old, "{depth} {count}");
+            }
+        }
+    }
+
+    #[test]
+    fn reductions_grow_with_depth_and_count() {
+        for p in [SEARCH_PARAMS, S4_PARAMS] {
+            for depth in 2..40 {
+                for count in 2..60 {
+                    assert!(lmr(depth, count, &p) <= lmr(depth + 1, count, &p));
+                    assert!(lmr(depth, count, &p) <= lmr(depth, count + 1, &p));
+                }
+            }
+        }
+        assert!(lmr(10, 20, &SEARCH_PARAMS) > lmr(10, 20, &S4_PARAMS));
+    }
+
+    #[test]
+    fn shallow_pruning_keeps_a_quiet_mate_in_three() {
+        // Reverse futility at depth 1 with an "improving" margin of 0 cut the quiet mating
+        // moves of this Rua ending (checked with Fairy-Stockfish: mate in 3).
+        let game =
+            Game::<ttakji_rules::makruk::Position>::from_fen("2k5/8/8/2K5/8/8/8/7R w - - 0 1")
+                .expect("FEN");
+        for p in [SEARCH_PARAMS, S4_PARAMS] {
+            set_thread_search_params(Some(p));
+            let mut tt = TranspositionTable::new(4);
+            let stop = AtomicBool::new(false);
+            let r = search(&mut tt, &game, &SearchLimits::depth(7), &stop, &mut |_| {});
+            set_thread_search_params(None);
+            assert_eq!(r.expect("a move").score, Score::Mate(3), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn each_game_has_its_measured_parameters() {
+        assert_eq!(default_params(Variant::Makruk), SEARCH_PARAMS);
+        assert_eq!(default_params(Variant::Xiangqi), XIANGQI_PARAMS);
+        assert_eq!(default_params(Variant::Checkers), S4_PARAMS);
+    }
 }
