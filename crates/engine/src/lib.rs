@@ -5,7 +5,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material; reduction by depth and eval margin), reverse futility, futility and move-count pruning with an "improving" flag (not in checkers), SEE pruning of losing captures near the horizon (Makruk), internal iterative reduction, late-move reductions by history, MultiPV, mate distance; the pruning parameters in [`SearchParams`] ([`S4_PARAMS`]: the search before session 5) |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material; reduction by depth and eval margin), reverse futility, futility and move-count pruning with an "improving" flag (not in checkers), SEE pruning of losing captures near the horizon (Makruk), internal iterative reduction, late-move reductions by history, MultiPV, mate distance; the pruning parameters in [`SearchParams`], per game by [`default_params`] (Makruk: all of the above; Xiangqi and checkers: [`S4_PARAMS`], the search before session 5) |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history |
