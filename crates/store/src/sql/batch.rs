@@ -20,7 +20,6 @@ use std::{
     time::{Duration, Instant},
 };
 
-use sqlx::{pool::PoolConnection, Postgres, Sqlite};
 use tokio::sync::{mpsc, oneshot};
 
 use super::{is_unique_violation, Pool};
@@ -154,7 +153,6 @@ fn answer(jobs: &mut Vec<Job>, result: Result<Vec<bool>, StoreError>) {
 /// The writer task (PostgreSQL, in-memory SQLite).
 async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
     let mut jobs = Vec::with_capacity(MAX_BATCH);
-    let mut held = None;
     let mut stats = Stats::new();
     while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
         // Let the tasks that are ready run first: the games whose moves have just arrived on
@@ -167,11 +165,11 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
             }
         }
         stats.record(jobs.len());
-        match write(&pool, &mut held, &jobs).await {
+        match write(&pool, &jobs).await {
             Err(e) if jobs.len() > 1 => {
                 tracing::debug!(error = %e, moves = jobs.len(), "batch failed: storing its moves one by one");
                 for job in jobs.drain(..) {
-                    let result = write(&pool, &mut held, std::slice::from_ref(&job))
+                    let result = write(&pool, std::slice::from_ref(&job))
                         .await
                         .map(|live| live.first().copied().unwrap_or(false));
                     let _ = job.reply.send(result);
@@ -182,44 +180,9 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
     }
 }
 
-/// The writer task's own connection of either backend, kept between batches.
-enum Held {
-    Sqlite(PoolConnection<Sqlite>),
-    Postgres(PoolConnection<Postgres>),
-}
-
-impl Held {
-    async fn acquire(pool: &Pool) -> Result<Held, sqlx::Error> {
-        Ok(match pool {
-            Pool::Sqlite(pool) => Held::Sqlite(pool.acquire().await?),
-            Pool::Postgres(pool) => Held::Postgres(pool.acquire().await?),
-        })
-    }
-}
-
-/// [`write_on`] the writer's held connection when the pool can spare one, else on a
-/// connection taken for this batch only (a pool of one, as an in-memory SQLite database).
-async fn write(
-    pool: &Pool,
-    held: &mut Option<Held>,
-    jobs: &[Job],
-) -> Result<Vec<bool>, StoreError> {
-    let spare = match pool {
-        Pool::Sqlite(p) => p.options().get_max_connections() > 1,
-        Pool::Postgres(p) => p.options().get_max_connections() > 1,
-    };
-    let result = if spare {
-        let conn = match held {
-            Some(conn) => conn,
-            None => held.insert(Held::acquire(pool).await?),
-        };
-        write_on(conn, jobs).await
-    } else {
-        write_on(&mut Held::acquire(pool).await?, jobs).await
-    };
-    result.map_err(|e| {
-        // A broken connection is not kept; a good one is taken at the next batch.
-        *held = None;
+/// [`write_on`] a connection taken from the pool for this batch.
+async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, StoreError> {
+    write_on(pool, jobs).await.map_err(|e| {
         if is_unique_violation(&e) {
             StoreError::Conflict("ply already stored")
         } else {
@@ -235,7 +198,7 @@ async fn write(
 /// store reads a game's clock as the newest of the row's and its moves'), so a move writes
 /// one row. The status check is part of the insert; a game's moves and its end are written by
 /// the game's one actor, in order, so nothing ends the game between the check and the insert.
-async fn write_on(held: &mut Held, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
+async fn write_on(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
     macro_rules! write_on {
         ($conn:expr) => {{
             // A `VALUES` list's columns are `column1`, `column2`, … in both databases.
@@ -262,8 +225,8 @@ async fn write_on(held: &mut Held, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Erro
                 .collect())
         }};
     }
-    match held {
-        Held::Sqlite(conn) => write_on!(&mut **conn),
-        Held::Postgres(conn) => write_on!(&mut **conn),
+    match pool {
+        Pool::Sqlite(pool) => write_on!(pool),
+        Pool::Postgres(pool) => write_on!(pool),
     }
 }
