@@ -4,7 +4,7 @@
 //! waiting (up to [`MAX_BATCH`]), stores them in one transaction and then answers each game:
 //! a commit's fixed cost (the round trip, the locks and the WAL write; on PostgreSQL the WAL
 //! flush) is paid once per batch instead of once per move. On a quiet server a batch is one
-//! move, stored as soon as it arrives; under load the writer waits [`LINGER`] for more. A
+//! move, stored as soon as it arrives; under load the SQLite writer waits a little for more. A
 //! batch that fails as a whole is retried move by move, so that one bad move (a ply already
 //! stored, say) fails alone.
 //!
@@ -32,18 +32,6 @@ pub const MAX_BATCH: usize = 128;
 
 /// Moves waiting for the writer; beyond this, games wait to hand theirs over.
 const QUEUE: usize = 4 * MAX_BATCH;
-
-/// How long a writer under load (its last batch held more than [`BUSY_BATCH`] moves) waits
-/// for more moves before it commits: larger batches for a small delay, only when the server
-/// is busy.
-const LINGER: Duration = Duration::from_micros(500);
-
-/// A batch larger than this means the server is busy.
-const BUSY_BATCH: usize = 2;
-
-/// SQLite page cache of the writer's connection, in KiB: the pages that moves touch (the
-/// moves index, the games rows) stay in memory instead of being read again from the file.
-const WRITER_CACHE_KIB: u32 = 64 * 1024;
 
 /// One game's move, and where its answer goes: whether the game was still live (and so the
 /// move stored).

@@ -11,8 +11,20 @@ use std::time::Duration;
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, TransactionBehavior};
 use tokio::sync::mpsc;
 
-use super::{Job, SqliteFile, Stats, BUSY_BATCH, LINGER, MAX_BATCH, WRITER_CACHE_KIB};
+use super::{Job, SqliteFile, Stats, MAX_BATCH};
 use crate::StoreError;
+
+/// How long a writer under load (its last batch held more than [`BUSY_BATCH`] moves) waits
+/// for more moves before it commits: larger batches for a small delay, only when the server
+/// is busy.
+const LINGER: Duration = Duration::from_micros(500);
+
+/// A batch larger than this means the server is busy.
+const BUSY_BATCH: usize = 2;
+
+/// SQLite page cache of the writer's connection, in KiB: the pages that moves touch (the
+/// moves index, the games rows) stay in memory instead of being read again from the file.
+const WRITER_CACHE_KIB: u32 = 64 * 1024;
 
 /// The insert of one move, if its game is live (waiting or playing). A game's moves and its
 /// end are written by the game's one actor, in order, so nothing ends the game between the
