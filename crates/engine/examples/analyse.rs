@@ -17,29 +17,12 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
     if let Ok(flags) = std::env::var("SEARCH") {
         let mut p = ttakji_engine::SEARCH_PARAMS;
         for f in flags.split(',') {
-            let s4 = ttakji_engine::S4_PARAMS;
-            match f {
-                "s4" => p = s4,
-                "no-lmr" => {
-                    p.lmr_base = s4.lmr_base;
-                    p.lmr_div = s4.lmr_div;
-                    p.lmr_adjust = s4.lmr_adjust;
-                }
-                "no-improving" => p.improving = s4.improving,
-                "no-rfp" => p.rfp_depth = s4.rfp_depth,
-                "no-nmp" => {
-                    p.nmp_div = s4.nmp_div;
-                    p.nmp_eval = s4.nmp_eval;
-                }
-                "no-iir" => p.iir_depth = s4.iir_depth,
-                "no-seemain" => p.see_main = s4.see_main,
-                "no-partial" => p.partial_root = s4.partial_root,
-                "no-prune" => {
-                    p.lmp_moves = s4.lmp_moves;
-                    p.futility = s4.futility;
-                }
-                _ => return Err(format!("unknown SEARCH flag {f}")),
+            p = match f.strip_prefix("no-") {
+                _ if f == "s4" => Some(ttakji_engine::S4_PARAMS),
+                Some(feature) => p.without(feature),
+                None => None,
             }
+            .ok_or_else(|| format!("unknown SEARCH flag {f}"))?;
         }
         ttakji_engine::set_thread_search_params(Some(p));
     }

@@ -108,29 +108,11 @@ impl Player {
                 "s4" => params = Some(S4_PARAMS),
                 "old" => old = true,
                 _ if flag.starts_with("no-") => {
-                    let p = params.get_or_insert(SEARCH_PARAMS);
-                    let s4 = S4_PARAMS;
-                    match &flag[3..] {
-                        "lmr" => {
-                            p.lmr_base = s4.lmr_base;
-                            p.lmr_div = s4.lmr_div;
-                            p.lmr_adjust = s4.lmr_adjust;
-                        }
-                        "improving" => p.improving = s4.improving,
-                        "rfp" => p.rfp_depth = s4.rfp_depth,
-                        "nmp" => {
-                            p.nmp_div = s4.nmp_div;
-                            p.nmp_eval = s4.nmp_eval;
-                        }
-                        "iir" => p.iir_depth = s4.iir_depth,
-                        "seemain" => p.see_main = s4.see_main,
-                        "partial" => p.partial_root = s4.partial_root,
-                        "prune" => {
-                            p.lmp_moves = s4.lmp_moves;
-                            p.futility = s4.futility;
-                        }
-                        _ => return Err(format!("unknown suffix /{flag}")),
-                    }
+                    let p = params.unwrap_or(SEARCH_PARAMS);
+                    params = Some(
+                        p.without(&flag[3..])
+                            .ok_or_else(|| format!("unknown suffix /{flag}"))?,
+                    );
                 }
                 _ => return Err(format!("unknown suffix /{flag}")),
             }

@@ -261,6 +261,37 @@ pub const fn default_params(variant: Variant) -> SearchParams {
     }
 }
 
+impl SearchParams {
+    /// Turns one session-5 feature back to its session-4 setting, for A/B runs: `lmr`,
+    /// `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial` or `prune`. `None` for an
+    /// unknown name.
+    pub fn without(mut self, feature: &str) -> Option<SearchParams> {
+        let s4 = S4_PARAMS;
+        match feature {
+            "lmr" => {
+                self.lmr_base = s4.lmr_base;
+                self.lmr_div = s4.lmr_div;
+                self.lmr_adjust = s4.lmr_adjust;
+            }
+            "improving" => self.improving = s4.improving,
+            "rfp" => self.rfp_depth = s4.rfp_depth,
+            "nmp" => {
+                self.nmp_div = s4.nmp_div;
+                self.nmp_eval = s4.nmp_eval;
+            }
+            "iir" => self.iir_depth = s4.iir_depth,
+            "seemain" => self.see_main = s4.see_main,
+            "partial" => self.partial_root = s4.partial_root,
+            "prune" => {
+                self.lmp_moves = s4.lmp_moves;
+                self.futility = s4.futility;
+            }
+            _ => return None,
+        }
+        Some(self)
+    }
+}
+
 /// The parameters of session 4 (before the search work of session 5): `match` suffix `/s4`.
 pub const S4_PARAMS: SearchParams = SearchParams {
     lmp_moves: [0, 8, 12, 20, usize::MAX, usize::MAX],
