@@ -167,7 +167,7 @@ impl Player {
             }
             Player::Fsf { stdin, ms, .. } => {
                 let moves: Vec<String> =
-                    game.history().iter().map(|p| p.before.uci(p.mv)).collect();
+                    game.replay().map(|(before, p)| before.uci(p.mv)).collect();
                 writeln!(
                     stdin,
                     "position fen {} moves {}\ngo movetime {ms}",

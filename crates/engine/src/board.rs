@@ -52,21 +52,20 @@ impl<P: EngineGame> Board<P> {
         // Keep the plies since the last irreversible move, and at least the one before the
         // root (Makruk's adjudication looks at the state before the last move).
         let mut first = history.len().saturating_sub(1);
-        while first > 0 && !history[first - 1].before.is_zeroing(history[first - 1].mv) {
+        while first > 0 && !history[first - 1].zeroing {
             first -= 1;
         }
         let mut nodes = Vec::with_capacity(history.len() - first + crate::MAX_PLY + 2);
-        for (i, ply) in history.iter().enumerate().skip(first) {
-            let boundary =
-                i == first || (i > 0 && history[i - 1].before.is_zeroing(history[i - 1].mv));
+        for (i, (before, ply)) in game.replay().enumerate().skip(first) {
+            let boundary = i == first || (i > 0 && history[i - 1].zeroing);
             nodes.push(Node::new(
-                ply.before.clone(),
+                before,
                 ply.state_before.clone(),
                 boundary,
                 game.start_ply() + i,
             ));
         }
-        let boundary = history.last().is_none_or(|p| p.before.is_zeroing(p.mv));
+        let boundary = history.last().is_none_or(|p| p.zeroing);
         nodes.push(Node::new(
             game.position().clone(),
             game.state().clone(),

@@ -166,12 +166,17 @@ impl AnyGame {
 
     /// The moves played, in engine notation.
     pub fn moves_uci(&self) -> Vec<String> {
-        each!(self, g => g.history().iter().map(|p| p.before.uci(p.mv)).collect())
+        each!(self, g => g.replay().map(|(before, p)| before.uci(p.mv)).collect())
     }
 
     /// The moves played, in move-list notation.
     pub fn moves_san(&self) -> Vec<String> {
-        each!(self, g => g.history().iter().map(|p| p.before.san(p.mv)).collect())
+        each!(self, g => g.replay().map(|(before, p)| before.san(p.mv)).collect())
+    }
+
+    /// The moves played, each in engine and move-list notation (one replay for both).
+    pub fn moves_uci_san(&self) -> Vec<(String, String)> {
+        each!(self, g => g.replay().map(|(before, p)| (before.uci(p.mv), before.san(p.mv))).collect())
     }
 
     /// The count action chosen with each move (Makruk), to store and replay a game exactly.

@@ -32,5 +32,5 @@ pub use any::{AnyGame, PlayedMove};
 pub use makruk::{Count, CountKind, MakrukState};
 pub use outcome::{CountAction, Counters, GameError, Outcome, Reason};
 pub use pgn::{parse_record, Record, RecordError, Tags};
-pub use record::{Game, Ply};
+pub use record::{Game, Ply, Replay};
 pub use rules::Rules;

@@ -114,14 +114,14 @@ pub(crate) fn write<P: Rules>(game: &Game<P>, tags: &Tags) -> String {
         }
         line.push_str(token);
     };
-    for (i, ply) in game.history().iter().enumerate() {
+    for (i, (before, ply)) in game.replay().enumerate() {
         let number = (game.start_ply() + i) / 2 + 1;
-        if ply.before.turn() == Side::First {
+        if before.turn() == Side::First {
             push(&mut out, &format!("{number}."));
         } else if i == 0 {
             push(&mut out, &format!("{number}..."));
         }
-        push(&mut out, &ply.before.record_san(ply.mv));
+        push(&mut out, &before.record_san(ply.mv));
         match ply.action {
             Some(CountAction::Start) => push(&mut out, "{[%count start]}"),
             Some(CountAction::Stop) => push(&mut out, "{[%count stop]}"),

@@ -4,21 +4,25 @@ use ttakji_rules::{FenError, MoveList, Side};
 
 use crate::{CountAction, Counters, GameError, Outcome, Reason, Rules};
 
-/// One ply of a game's history, with what is needed to take it back.
+/// One ply of a game's history: the move and what is needed to judge repetitions and to take
+/// it back. Live games keep one for every ply, so the position before the move is not kept
+/// (it is a few hundred bytes in Makruk and Xiangqi): [`Game::replay`] plays the game again
+/// from its start position where a record or a search needs the positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ply<P: Rules> {
     /// The move.
     pub mv: P::Move,
     /// The count action chosen with it (Makruk).
     pub action: Option<CountAction>,
-    /// The position before the move.
-    pub before: P,
     /// The game state before the move.
     pub state_before: P::State,
     /// Whether the move gave check.
     pub gave_check: bool,
-    /// Zobrist hash of the position after the move.
-    pub hash_after: u64,
+    /// Whether the move was irreversible (see [`ttakji_rules::Position::is_zeroing`]): no
+    /// position before it can come back.
+    pub zeroing: bool,
+    /// Zobrist hash of the position before the move.
+    pub hash_before: u64,
 }
 
 /// A game: start position, history, game state and result.
@@ -100,6 +104,15 @@ impl<P: Rules> Game<P> {
         &self.history
     }
 
+    /// Each ply of the history with the position before it, played again from the start
+    /// position.
+    pub fn replay(&self) -> Replay<'_, P> {
+        Replay {
+            pos: self.initial.clone(),
+            plies: self.history.iter(),
+        }
+    }
+
     /// Plies played, counting those before the start position.
     pub fn ply(&self) -> usize {
         self.start_ply + self.history.len()
@@ -129,21 +142,19 @@ impl<P: Rules> Game<P> {
         if self.outcome.is_some() {
             return Err(GameError::Finished);
         }
-        let before = self.pos.clone();
+        let before = &self.pos;
         let mut after = before.clone();
         after.play(m)?;
         let mut state = self.state.clone();
-        P::update(&mut state, &before, m, &after, action)?;
-        let gave_check = after.is_check();
-        let hash_after = after.zobrist();
+        P::update(&mut state, before, m, &after, action)?;
         let state_before = std::mem::replace(&mut self.state, state);
         self.history.push(Ply {
             mv: m,
             action,
-            before,
             state_before,
-            gave_check,
-            hash_after,
+            gave_check: after.is_check(),
+            zeroing: before.is_zeroing(m),
+            hash_before: before.zobrist(),
         });
         self.pos = after;
         let outcome = self.adjudicate(self.history.last().map(|p| &p.state_before));
@@ -177,7 +188,15 @@ impl<P: Rules> Game<P> {
             }
         }
         let ply = self.history.pop().ok_or(GameError::NothingToUndo)?;
-        self.pos = ply.before;
+        // Takebacks are rare (games against the AI): playing the game again from its start
+        // costs less than keeping every position.
+        self.pos = self.replay().last().map_or_else(
+            || self.initial.clone(),
+            |(mut before, last)| {
+                before.play_unchecked(last.mv);
+                before
+            },
+        );
         self.state = ply.state_before;
         self.outcome = None;
         Ok(ply.mv)
@@ -223,10 +242,10 @@ impl<P: Rules> Game<P> {
         let mut first = self.history.len();
         // Positions before an irreversible move can't come back: stop there.
         for (i, ply) in self.history.iter().enumerate().rev() {
-            if ply.before.is_zeroing(ply.mv) {
+            if ply.zeroing {
                 break;
             }
-            if (self.history.len() - i) % 2 == 0 && ply.before.zobrist() == current {
+            if (self.history.len() - i) % 2 == 0 && ply.hash_before == current {
                 count += 1;
                 first = i;
             }
@@ -256,11 +275,18 @@ impl<P: Rules> Game<P> {
 
     /// The one side, if exactly one, that checked with every one of its moves since ply `first`.
     fn perpetual_checker(&self, first: usize) -> Option<Side> {
-        let span = &self.history[first..];
+        // Sides alternate: ply i is played by the side to move at the start if i is even.
+        let mover = |i: usize| {
+            if i % 2 == 0 {
+                self.initial.turn()
+            } else {
+                self.initial.turn().other()
+            }
+        };
         let checked_always = |side: Side| {
-            span.iter()
-                .filter(|p| p.before.turn() == side)
-                .all(|p| p.gave_check)
+            (first..self.history.len())
+                .filter(|&i| mover(i) == side)
+                .all(|i| self.history[i].gave_check)
         };
         match (checked_always(Side::First), checked_always(Side::Second)) {
             (true, false) => Some(Side::First),
@@ -269,3 +295,28 @@ impl<P: Rules> Game<P> {
         }
     }
 }
+
+/// The iterator of [`Game::replay`]: each ply with the position before it.
+#[derive(Clone, Debug)]
+pub struct Replay<'a, P: Rules> {
+    pos: P,
+    plies: std::slice::Iter<'a, Ply<P>>,
+}
+
+impl<'a, P: Rules> Iterator for Replay<'a, P> {
+    type Item = (P, &'a Ply<P>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let ply = self.plies.next()?;
+        let before = self.pos.clone();
+        // Every stored ply was legal when it was played.
+        self.pos.play_unchecked(ply.mv);
+        Some((before, ply))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.plies.size_hint()
+    }
+}
+
+impl<P: Rules> ExactSizeIterator for Replay<'_, P> {}

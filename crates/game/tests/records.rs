@@ -46,6 +46,26 @@ proptest! {
         assert_round_trip(&random_game(Variant::ALL[v], seed, plies));
     }
 
+    /// A ply keeps no position (the record is compact): taking every move back must still
+    /// walk back through exactly the positions, counters and results the game went through.
+    #[test]
+    fn takebacks_walk_back_through_every_position(seed in any::<u64>(), plies in 0usize..120, v in 0usize..3) {
+        let full = random_game(Variant::ALL[v], seed, plies);
+        let moves = full.moves_uci();
+        let mut game = AnyGame::new(Variant::ALL[v]);
+        let mut seen = vec![(game.fen(), game.counters(), game.outcome())];
+        for m in &moves {
+            game.play_uci(m, None).expect("legal move plays");
+            seen.push((game.fen(), game.counters(), game.outcome()));
+        }
+        seen.pop();
+        while let Some(expected) = seen.pop() {
+            game.undo().expect("a move to take back");
+            prop_assert_eq!(&(game.fen(), game.counters(), game.outcome()), &expected);
+        }
+        prop_assert!(game.undo().is_err());
+    }
+
     #[test]
     fn garbage_records_never_panic(text in "\\PC{0,200}") {
         for v in Variant::ALL {

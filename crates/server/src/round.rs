@@ -441,7 +441,6 @@ pub struct Round {
     history: VecDeque<KeptEvent>,
     conns: Vec<Conn>,
     next_conn: u64,
-    sans: Vec<String>,
     /// The AI's seat, if one side is the AI.
     ai: Option<AiSeat>,
     /// The AI's search in flight.
@@ -452,8 +451,8 @@ pub struct Round {
     me: mpsc::WeakSender<Command>,
     /// A rated game's rating changes once it is over (`ratingChanges` in the state).
     rating_changes: Value,
-    /// Each seat's last measured network lag, in milliseconds (see [`Connection::report_lag`]).
-    /// Each seat's network lag in ms, as its sockets last measured it.
+    /// Each seat's network lag in milliseconds, as its sockets last measured it (see
+    /// [`Connection::report_lag`]).
     lag_ms: [Arc<AtomicU64>; 2],
 }
 
@@ -545,7 +544,6 @@ impl Round {
             }
             None => None,
         };
-        let sans = game.moves_san();
         let ai = AiSeat::of(&row);
         let mut names = names;
         if let Some(ai) = ai {
@@ -569,7 +567,6 @@ impl Round {
             history: VecDeque::new(),
             conns: Vec::new(),
             next_conn: 0,
-            sans,
             ai,
             thinking: None,
             generation: 0,
@@ -975,7 +972,6 @@ impl Round {
         let from_ply = i64::try_from(game.ply()).unwrap_or(i64::MAX) + 1;
         self.store.truncate_moves(&self.row.id, from_ply).await?;
         self.game = game;
-        self.sans.truncate(self.game.ply());
         self.draw_offer = None;
         // A search for the position taken back is stale now.
         self.thinking = None;
@@ -1035,7 +1031,6 @@ impl Round {
             return Err(e.into());
         }
         self.clock = clock;
-        self.sans.push(played.san.clone());
         let draw_cleared = self.draw_offer.take().is_some();
         let fen = self.game.fen();
         let d = view::to_json(&MoveEventView {
@@ -1348,9 +1343,8 @@ impl Round {
         });
         let moves = with_moves.then(|| {
             self.game
-                .moves_uci()
+                .moves_uci_san()
                 .into_iter()
-                .zip(self.sans.iter())
                 .map(|(uci, san)| MoveView { uci, san })
                 .collect()
         });

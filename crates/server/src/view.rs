@@ -117,11 +117,11 @@ pub struct ResultView {
 
 /// A move of the `moves` list.
 #[derive(Serialize)]
-pub struct MoveView<'a> {
+pub struct MoveView {
     /// Engine notation.
     pub uci: String,
     /// Standard notation.
-    pub san: &'a str,
+    pub san: String,
 }
 
 /// Whether a state names the connection's own side: `full` and `end` do (per connection),
@@ -181,7 +181,7 @@ pub struct StateView<'a> {
     pub ply: usize,
     /// Every move played (not in `move` events).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub moves: Option<Vec<MoveView<'a>>>,
+    pub moves: Option<Vec<MoveView>>,
     /// The legal moves of the side to move, in engine notation.
     pub legal: Vec<String>,
     /// Whether the side to move is in check.

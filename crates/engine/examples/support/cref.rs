@@ -85,9 +85,9 @@ impl Cref {
         let mut cmd = format!("position fen {}", game.initial().fen());
         if !game.history().is_empty() {
             cmd.push_str(" moves");
-            for ply in game.history() {
+            for (before, ply) in game.replay() {
                 cmd.push(' ');
-                cmd.push_str(&ply.before.uci(ply.mv));
+                cmd.push_str(&before.uci(ply.mv));
             }
         }
         self.send(&cmd)?;

@@ -55,7 +55,7 @@ fn search<P: Position>(
 /// a deterministic way to let time pass without ending the game early. Panics if there is
 /// no such sequence, or if the game ends before the last of them.
 pub fn quiet_walk<P: Rules>(game: &mut Game<P>, plies: usize) {
-    let mut seen: HashSet<u64> = game.history().iter().map(|p| p.before.zobrist()).collect();
+    let mut seen: HashSet<u64> = game.history().iter().map(|p| p.hash_before).collect();
     seen.insert(game.position().zobrist());
     let mut path = Vec::new();
     let mut budget = 1_000_000;
