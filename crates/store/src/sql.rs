@@ -329,6 +329,8 @@ impl Store for SqlStore {
     }
 
     async fn close(&self) {
+        // The moves' writer first: it holds a connection, and `close` waits for all of them.
+        self.moves.close().await;
         on_pool!(self, pool => pool.close().await)
     }
 

@@ -13,14 +13,21 @@
 //!   to a connection thread per batch, prepared statements kept, and a page cache that stays
 //!   warm because nothing else writes moves;
 //! - on PostgreSQL (and an in-memory SQLite database, a pool of one connection), a task
-//!   that sends each batch as one `INSERT … SELECT … FROM (VALUES …)` statement.
+//!   that sends each batch as one `INSERT … SELECT … FROM (VALUES …)` statement, on a
+//!   pooled connection it keeps between batches (PostgreSQL: prepared statements stay, and
+//!   no pool hand-off per batch). The store's `close` stops the task first, since the pool's
+//!   `close` waits for every connection it lent.
 
 use std::{
     path::PathBuf,
     time::{Duration, Instant},
 };
 
-use tokio::sync::{mpsc, oneshot};
+use sqlx::{pool::PoolConnection, Postgres, Sqlite};
+use tokio::{
+    sync::{mpsc, oneshot, watch},
+    task::JoinHandle,
+};
 
 use super::{is_unique_violation, Pool};
 use crate::{GameId, NewMove, StoreError, UnixMillis};
@@ -51,6 +58,11 @@ pub(super) struct SqliteFile {
 /// The way to the writer.
 pub(super) struct MoveWriter {
     tx: mpsc::Sender<Job>,
+    /// Tells the writer task to store what is queued, give its connection back and end.
+    stop: watch::Sender<bool>,
+    /// The writer task (none for a SQLite file's thread, which has a connection of its own
+    /// and ends when the writer is dropped).
+    task: std::sync::Mutex<Option<JoinHandle<()>>>,
 }
 
 impl MoveWriter {
@@ -58,13 +70,32 @@ impl MoveWriter {
     /// (on the current tokio runtime). It ends when the writer is dropped.
     pub(super) fn spawn(pool: Pool, file: Option<SqliteFile>) -> Result<MoveWriter, StoreError> {
         let (tx, rx) = mpsc::channel(QUEUE);
-        match file {
-            Some(file) => sqlite::spawn(file, rx)?,
-            None => {
-                tokio::spawn(run(pool, rx));
+        let (stop, stopped) = watch::channel(false);
+        let task = match file {
+            Some(file) => {
+                sqlite::spawn(file, rx)?;
+                None
+            }
+            None => Some(tokio::spawn(run(pool, rx, stopped))),
+        };
+        Ok(MoveWriter {
+            tx,
+            stop,
+            task: std::sync::Mutex::new(task),
+        })
+    }
+
+    /// Stores the moves already queued, then ends the writer task, which gives its
+    /// connection back: the pool's `close` waits for every connection it lent. Moves sent
+    /// after this fail.
+    pub(super) async fn close(&self) {
+        self.stop.send_replace(true);
+        let task = self.task.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(task) = task {
+            if let Err(e) = task.await {
+                tracing::error!(error = %e, "moves writer task failed");
             }
         }
-        Ok(MoveWriter { tx })
     }
 
     /// Stores `mv` in `game` if the game is live (waiting or playing): `Ok(true)` once
@@ -139,10 +170,24 @@ fn answer(jobs: &mut Vec<Job>, result: Result<Vec<bool>, StoreError>) {
 }
 
 /// The writer task (PostgreSQL, in-memory SQLite).
-async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
+async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>, mut stop: watch::Receiver<bool>) {
     let mut jobs = Vec::with_capacity(MAX_BATCH);
+    let mut held = None;
     let mut stats = Stats::new();
-    while rx.recv_many(&mut jobs, MAX_BATCH).await > 0 {
+    let mut stopping = false;
+    loop {
+        let received = tokio::select! {
+            received = rx.recv_many(&mut jobs, MAX_BATCH) => received,
+            // No more moves in: what is queued is still stored, then `recv_many` says 0.
+            _ = stop.wait_for(|stop| *stop), if !stopping => {
+                stopping = true;
+                rx.close();
+                continue;
+            }
+        };
+        if received == 0 {
+            break;
+        }
         // Let the tasks that are ready run first: the games whose moves have just arrived on
         // their sockets hand them over too.
         tokio::task::yield_now().await;
@@ -153,11 +198,11 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
             }
         }
         stats.record(jobs.len());
-        match write(&pool, &jobs).await {
+        match write(&pool, &mut held, &jobs).await {
             Err(e) if jobs.len() > 1 => {
                 tracing::debug!(error = %e, moves = jobs.len(), "batch failed: storing its moves one by one");
                 for job in jobs.drain(..) {
-                    let result = write(&pool, std::slice::from_ref(&job))
+                    let result = write(&pool, &mut held, std::slice::from_ref(&job))
                         .await
                         .map(|live| live.first().copied().unwrap_or(false));
                     let _ = job.reply.send(result);
@@ -166,11 +211,48 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>) {
             result => answer(&mut jobs, result),
         }
     }
+    // `held` goes back to the pool here.
+    tracing::debug!("moves writer stopped");
 }
 
-/// [`write_on`] a connection taken from the pool for this batch.
-async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, StoreError> {
-    write_on(pool, jobs).await.map_err(|e| {
+/// The writer task's own connection of either backend, kept between batches.
+enum Held {
+    Sqlite(PoolConnection<Sqlite>),
+    Postgres(PoolConnection<Postgres>),
+}
+
+impl Held {
+    async fn acquire(pool: &Pool) -> Result<Held, sqlx::Error> {
+        Ok(match pool {
+            Pool::Sqlite(pool) => Held::Sqlite(pool.acquire().await?),
+            Pool::Postgres(pool) => Held::Postgres(pool.acquire().await?),
+        })
+    }
+}
+
+/// [`write_on`] the writer's held connection when the pool can spare one, else on a
+/// connection taken for this batch only (a pool of one, as an in-memory SQLite database).
+async fn write(
+    pool: &Pool,
+    held: &mut Option<Held>,
+    jobs: &[Job],
+) -> Result<Vec<bool>, StoreError> {
+    let spare = match pool {
+        Pool::Sqlite(p) => p.options().get_max_connections() > 1,
+        Pool::Postgres(p) => p.options().get_max_connections() > 1,
+    };
+    let result = if spare {
+        let conn = match held {
+            Some(conn) => conn,
+            None => held.insert(Held::acquire(pool).await?),
+        };
+        write_on(conn, jobs).await
+    } else {
+        write_on(&mut Held::acquire(pool).await?, jobs).await
+    };
+    result.map_err(|e| {
+        // A broken connection is not kept; a good one is taken at the next batch.
+        *held = None;
         if is_unique_violation(&e) {
             StoreError::Conflict("ply already stored")
         } else {
@@ -186,7 +268,7 @@ async fn write(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, StoreError> {
 /// store reads a game's clock as the newest of the row's and its moves'), so a move writes
 /// one row. The status check is part of the insert; a game's moves and its end are written by
 /// the game's one actor, in order, so nothing ends the game between the check and the insert.
-async fn write_on(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
+async fn write_on(held: &mut Held, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
     macro_rules! write_on {
         ($conn:expr) => {{
             // A `VALUES` list's columns are `column1`, `column2`, … in both databases.
@@ -213,8 +295,8 @@ async fn write_on(pool: &Pool, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
                 .collect())
         }};
     }
-    match pool {
-        Pool::Sqlite(pool) => write_on!(pool),
-        Pool::Postgres(pool) => write_on!(pool),
+    match held {
+        Held::Sqlite(conn) => write_on!(&mut **conn),
+        Held::Postgres(conn) => write_on!(&mut **conn),
     }
 }
