@@ -11,7 +11,8 @@
 //! ordering but not in quiescence, `/s4` searches with the session-4 parameters
 //! ([`ttakji_engine::S4_PARAMS`]), `/no-FEATURE` searches with the session-5 parameters
 //! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
-//! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`), `/old` evaluates with the
+//! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`), `/msN` thinks N
+//! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
@@ -94,9 +95,15 @@ impl Player {
             .unwrap_or_default()
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let (mut params, mut old) = (None, false);
+        let (mut params, mut old, mut movetime) = (None, false, None);
         for flag in parts {
             match flag {
+                _ if flag.starts_with("ms") => {
+                    let ms = flag[2..]
+                        .parse()
+                        .map_err(|_| format!("bad move time in /{flag}"))?;
+                    movetime = Some(Duration::from_millis(ms));
+                }
                 "plain" => params = Some(NO_PRUNING),
                 "nosee" => params = Some(NO_SEE),
                 "seeorder" => {
@@ -118,7 +125,9 @@ impl Player {
             }
         }
         let mut recipe = level.recipe();
-        if level == Level::Hard {
+        if let Some(movetime) = movetime {
+            recipe = recipe.with_movetime(movetime);
+        } else if level == Level::Hard {
             recipe = recipe.with_movetime(Duration::from_millis(hard_ms));
         }
         Ok(Player::Level(
