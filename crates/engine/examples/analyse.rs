@@ -1,7 +1,8 @@
 //! Analyses one position: `cargo run --release -p ttakji-engine --example analyse -- VARIANT
 //! DEPTH|MILLISms [FEN]`. Prints the search's `info` lines and the best move. With
 //! `SEARCH=s4` the session-4 search parameters are used ([`ttakji_engine::S4_PARAMS`]); with
-//! `SEARCH=no-iir,no-lmr,...` the named session-5 features are off (as in `match`).
+//! `SEARCH=no-iir,no-lmr,...` the named features are off (as in `match`), with `cont` the
+//! continuation history is on (`support/flags.rs`).
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 
@@ -9,21 +10,15 @@ use ttakji_engine::{EngineGame, Info, SearchLimits, TranspositionTable};
 use ttakji_game::Game;
 use ttakji_rules::{checkers, makruk, xiangqi, Variant};
 
+#[path = "support/flags.rs"]
+mod flags;
+
 fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), String> {
     let game = match fen {
         Some(f) => Game::<P>::from_fen(f).map_err(|e| e.to_string())?,
         None => Game::<P>::new(),
     };
-    if let Ok(flags) = std::env::var("SEARCH") {
-        let mut p = ttakji_engine::SEARCH_PARAMS;
-        for f in flags.split(',') {
-            p = match f.strip_prefix("no-") {
-                _ if f == "s4" => Some(ttakji_engine::S4_PARAMS),
-                Some(feature) => p.without(feature),
-                None => None,
-            }
-            .ok_or_else(|| format!("unknown SEARCH flag {f}"))?;
-        }
+    if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
     }
     let mut tt = TranspositionTable::new(64);

@@ -11,7 +11,9 @@
 //! ordering but not in quiescence, `/s4` searches with the session-4 parameters
 //! ([`ttakji_engine::S4_PARAMS`]), `/no-FEATURE` searches with the session-5 parameters
 //! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
-//! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`), `/msN` thinks N
+//! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`, `cont`), `/cont`
+//! adds the continuation history to the parameters so far (the game's default if none),
+//! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
@@ -29,8 +31,9 @@ use std::{
 };
 
 use ttakji_engine::{
-    checkers_eval, choose, makruk_eval, set_thread_search_params, xiangqi_eval, EngineGame, Level,
-    Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE, S4_PARAMS, SEARCH_PARAMS,
+    checkers_eval, choose, default_params, makruk_eval, set_thread_search_params, xiangqi_eval,
+    EngineGame, Level, Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE,
+    S4_PARAMS, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
@@ -113,6 +116,12 @@ impl Player {
                     })
                 }
                 "s4" => params = Some(S4_PARAMS),
+                "cont" => {
+                    params = Some(SearchParams {
+                        cont_history: true,
+                        ..params.unwrap_or(default_params(variant))
+                    })
+                }
                 "old" => old = true,
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);

@@ -7,7 +7,8 @@
 //! The positions come from games the `easy` level plays against itself from seeded random
 //! openings (every 8th ply from ply 8 on, 24 by default), or from a file with one FEN per
 //! line (or an earlier run's output: nodes, move, score, FEN), so that two
-//! engine versions can be compared on the same positions.
+//! engine versions can be compared on the same positions. `SEARCH=…` sets the search
+//! parameters as in `analyse` (`support/flags.rs`).
 //! Prints the total nodes, the time and, per position, the best move and score, so that a
 //! change in the chosen moves is visible next to the change in nodes.
 
@@ -16,6 +17,9 @@ use std::{sync::atomic::AtomicBool, time::Instant};
 use ttakji_engine::{choose, search, EngineGame, Level, Rng, SearchLimits, TranspositionTable};
 use ttakji_game::Game;
 use ttakji_rules::{checkers, makruk, xiangqi, Variant};
+
+#[path = "support/flags.rs"]
+mod flags;
 
 fn positions<P: EngineGame>(count: usize) -> Vec<Game<P>> {
     let mut rng = Rng::new(7);
@@ -58,6 +62,8 @@ fn run<P: EngineGame>(depth: u32, source: &str) -> Result<(), String> {
             .map(|fen| Game::<P>::from_fen(&fen).map_err(|e| format!("{fen}: {e}")))
             .collect::<Result<_, _>>()?,
     };
+    // After the positions are chosen, so that they do not depend on it.
+    ttakji_engine::set_thread_search_params(flags::from_env(P::VARIANT)?);
     let stop = AtomicBool::new(false);
     let mut total = 0;
     let t = Instant::now();

@@ -25,6 +25,21 @@ pub trait EngineGame: Rules {
     /// transposition table (origin and destination). Never 0 for a real move.
     fn move_key(m: Self::Move) -> u16;
 
+    /// How many [`EngineGame::piece_to`] keys there are (a bound, at most 2048).
+    const PIECE_TO_KEYS: usize;
+
+    /// A key for the moving piece (colour and kind) and its destination, from 1 to
+    /// `PIECE_TO_KEYS - 1`, for the continuation history.
+    fn piece_to(pos: &Self, m: Self::Move) -> u16;
+
+    /// Whether the side to move, not in check, might have no legal move (a cheap filter):
+    /// quiescence, which generates only captures and promotions, then asks for every move.
+    /// Stalemate ends Makruk in a draw and Xiangqi in a loss, and bare-Khun endings walk
+    /// into it; a position with pieces that can always move needs no look.
+    fn stalemate_possible(_pos: &Self) -> bool {
+        true
+    }
+
     /// Whether giving the move away (null move) is sound here: not in checkers (zugzwang is
     /// the rule there) and not with so little material that zugzwang is likely.
     fn null_move_ok(_pos: &Self) -> bool {

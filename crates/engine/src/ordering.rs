@@ -53,6 +53,66 @@ impl History {
     }
 }
 
+/// Continuation history: how often a quiet move caused a cut-off right after a given move
+/// (one ply before, or two), both as (piece, destination) keys ([`EngineGame::piece_to`]).
+/// It knows, say, which reply answers a horse that just landed on a point, wherever the
+/// rest of the pieces stand.
+pub(crate) struct ContHistory {
+    table: Vec<i16>,
+    keys: usize,
+}
+
+impl ContHistory {
+    /// A table for `keys` piece-destination keys (key 0: no move, nothing stored).
+    pub fn new(keys: usize) -> ContHistory {
+        ContHistory {
+            table: vec![0; keys * keys],
+            keys,
+        }
+    }
+
+    #[inline]
+    fn slot(&self, prev: u16, key: u16) -> Option<usize> {
+        let (p, k) = (usize::from(prev), usize::from(key));
+        (p != 0 && p < self.keys && k < self.keys).then(|| p * self.keys + k)
+    }
+
+    /// The value of the move with key `key` after the move `prev` (0 without one).
+    #[inline]
+    pub fn get(&self, prev: u16, key: u16) -> i32 {
+        self.slot(prev, key).map_or(0, |i| i32::from(self.table[i]))
+    }
+
+    /// Rewards or punishes `key` after `prev`, gravity-damped like [`History::update`].
+    #[inline]
+    pub fn update(&mut self, prev: u16, key: u16, bonus: i32) {
+        if let Some(i) = self.slot(prev, key) {
+            let v = i32::from(self.table[i]);
+            let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+            self.table[i] = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+        }
+    }
+}
+
+/// What orders the quiet moves of a node: the history, and the continuation history of the
+/// two moves before it (`prev`, piece-destination keys, 0 where there is none).
+pub(crate) struct QuietOrder<'a> {
+    pub history: &'a History,
+    pub cont: Option<(&'a ContHistory, [u16; 2])>,
+}
+
+impl QuietOrder<'_> {
+    /// The score of a quiet move of `side` with move key `key` and piece-destination `pt`.
+    #[inline]
+    pub fn score(&self, side: usize, key: u16, pt: u16) -> i32 {
+        let mut s = self.history.get(side, key);
+        if let Some((cont, prev)) = self.cont {
+            s += cont.get(prev[0], pt) + cont.get(prev[1], pt);
+        }
+        s
+    }
+}
+
 /// Hands out the moves of a node best first.
 pub(crate) struct MovePicker<M> {
     moves: MoveList<M>,
@@ -67,7 +127,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         moves: &MoveList<M>,
         tt_key: u16,
         killers: [Option<M>; 2],
-        history: &History,
+        quiet: &QuietOrder<'_>,
         use_see: bool,
     ) -> MovePicker<M> {
         let side = pos.turn().index();
@@ -89,7 +149,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
                 } else if killers[1] == Some(m) {
                     KILLER_2
                 } else {
-                    history.get(side, key)
+                    quiet.score(side, key, P::piece_to(pos, m))
                 }
             };
             scores.push(s);

@@ -15,7 +15,7 @@ use ttakji_rules::{MoveList, Position, Side, Variant};
 
 use crate::{
     board::Board,
-    ordering::{History, MovePicker},
+    ordering::{ContHistory, History, MovePicker, QuietOrder},
     time::{SearchLimits, TimeManager},
     tt::{Bound, Entry, TranspositionTable},
     EngineGame,
@@ -128,6 +128,8 @@ pub fn search<P: EngineGame>(
         board: Board::from_game(game),
         tt,
         history: History::new(),
+        cont: ContHistory::new(P::PIECE_TO_KEYS),
+        moved: vec![0; MAX_PLY + 2],
         killers: vec![[None; 2]; MAX_PLY + 2],
         evals: vec![NO_EVAL; MAX_PLY + 2],
         root_best: None,
@@ -152,6 +154,11 @@ struct Searcher<'a, P: EngineGame> {
     board: Board<P>,
     tt: &'a mut TranspositionTable,
     history: History,
+    /// Continuation history ([`SearchParams::cont_history`]).
+    cont: ContHistory,
+    /// The piece-destination key of the move played at each ply of the path (0: a null
+    /// move), for the continuation history.
+    moved: Vec<u16>,
     killers: Vec<[Option<P::Move>; 2]>,
     /// Static eval by ply on the current path ([`NO_EVAL`] in check).
     evals: Vec<i32>,
@@ -211,6 +218,9 @@ pub struct SearchParams {
     /// Whether captures that lose more than 100 cp a ply of depth by SEE are skipped at
     /// depth 1 to 4 in non-PV nodes of the main search (where the game has SEE).
     pub see_main: bool,
+    /// Whether quiet moves are also ordered (and reduced) by the continuation history of
+    /// the two moves before them.
+    pub cont_history: bool,
     /// Whether an aborted iteration's best root move (found and fully searched before the
     /// time ran out) is played instead of the last completed iteration's (one line only).
     pub partial_root: bool,
@@ -232,6 +242,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     iir_depth: 4,
     see_main: true,
     partial_root: true,
+    cont_history: true,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -263,8 +274,8 @@ pub const fn default_params(variant: Variant) -> SearchParams {
 
 impl SearchParams {
     /// Turns one session-5 feature back to its session-4 setting, for A/B runs: `lmr`,
-    /// `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial` or `prune`. `None` for an
-    /// unknown name.
+    /// `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial` or `prune`; `cont` turns the
+    /// continuation history (session 7) off. `None` for an unknown name.
     pub fn without(mut self, feature: &str) -> Option<SearchParams> {
         let s4 = S4_PARAMS;
         match feature {
@@ -286,6 +297,7 @@ impl SearchParams {
                 self.lmp_moves = s4.lmp_moves;
                 self.futility = s4.futility;
             }
+            "cont" => self.cont_history = false,
             _ => return None,
         }
         Some(self)
@@ -308,6 +320,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     iir_depth: 0,
     see_main: false,
     partial_root: false,
+    cont_history: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -519,6 +532,14 @@ impl<P: EngineGame> Searcher<'_, P> {
         self.aborted
     }
 
+    /// The ordering score of a quiet move: history and continuation history.
+    #[inline]
+    fn quiet_score(&self, side: usize, m: P::Move, pt: u16, prev: [u16; 2]) -> i32 {
+        self.history.get(side, P::move_key(m))
+            + self.cont.get(prev[0], pt)
+            + self.cont.get(prev[1], pt)
+    }
+
     fn update_pv(&mut self, ply: usize, m: P::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
@@ -554,9 +575,25 @@ impl<P: EngineGame> Searcher<'_, P> {
                 return P::evaluate(&node.pos, &node.state);
             }
         }
+        // The moves are generated as late as they can be: most nodes end in a table hit, a
+        // reverse-futility or a null-move cut-off before they need any, and quiescence needs
+        // only the captures. Every move is generated first where they decide what happens
+        // before that: compulsory captures (checkers), the root, the ply limit, and at the
+        // horizon evasions and possible stalemates.
+        let in_check = node.in_check;
+        let all_now = P::FORCED_CAPTURES
+            || root
+            || node.game_ply >= P::PLY_LIMIT
+            || (depth <= 0 && (in_check || P::stalemate_possible(&node.pos)));
         let mut moves = MoveList::new();
-        node.pos.legal_moves(&mut moves);
-        let has_moves = !moves.is_empty();
+        if all_now {
+            node.pos.legal_moves(&mut moves);
+        } else if depth <= 0 {
+            node.pos.legal_noisy_moves(&mut moves);
+        }
+        // Unknown (not generated yet) counts as having moves: the rules' other endings do
+        // not depend on it, and a position without moves is found when they are generated.
+        let has_moves = !all_now || !moves.is_empty();
         if P::may_end(&node.pos, &node.state, has_moves, node.boundary) {
             if let Some(o) =
                 P::adjudicate(&node.pos, &node.state, self.board.prev_state(), has_moves)
@@ -567,7 +604,6 @@ impl<P: EngineGame> Searcher<'_, P> {
         if !root && node.game_ply >= P::PLY_LIMIT {
             return 0;
         }
-        let in_check = node.in_check;
         let forced = P::FORCED_CAPTURES && moves.first().is_some_and(|&m| node.pos.is_capture(m));
         if depth <= 0 {
             return self.qsearch_moves(&moves, alpha, beta, 0);
@@ -620,6 +656,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             && P::null_move_ok(&node.pos)
             && self.board.push_null()
         {
+            self.moved[ply] = 0;
             let mut r = 3 + depth / p.nmp_div;
             if p.nmp_eval {
                 r += ((eval - beta) / 200).min(3);
@@ -642,25 +679,41 @@ impl<P: EngineGame> Searcher<'_, P> {
         }
 
         let node = self.board.current();
+        if !all_now {
+            node.pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return P::adjudicate(&node.pos, &node.state, self.board.prev_state(), false)
+                    .map_or(0, |o| outcome_score(o, node.pos.turn(), ply));
+            }
+        }
         let action = if root {
             self.root_action
         } else {
             P::count_action(&node.pos, &node.state)
         };
         let side = node.pos.turn().index();
+        let prev = [
+            if ply >= 1 { self.moved[ply - 1] } else { 0 },
+            if ply >= 2 { self.moved[ply - 2] } else { 0 },
+        ];
+        let quiet_order = QuietOrder {
+            history: &self.history,
+            cont: p.cont_history.then_some((&self.cont, prev)),
+        };
         let mut picker = MovePicker::new(
             &node.pos,
             &moves,
             tt_key,
             self.killers[ply],
-            &self.history,
+            &quiet_order,
             self.params.see_ordering,
         );
         let old_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut count = 0usize;
-        let mut quiets: ArrayVec<P::Move, 64> = ArrayVec::new();
+        // The quiet moves tried, with their piece-destination keys.
+        let mut quiets: ArrayVec<(P::Move, u16), 64> = ArrayVec::new();
         let shallow = !pv_node
             && !tactical
             && !P::FORCED_CAPTURES
@@ -701,6 +754,8 @@ impl<P: EngineGame> Searcher<'_, P> {
             {
                 continue;
             }
+            let pt = P::piece_to(&self.board.current().pos, m);
+            self.moved[ply] = pt;
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
             if prune_quiet && !gives_check {
@@ -717,7 +772,11 @@ impl<P: EngineGame> Searcher<'_, P> {
                     if depth >= 3 && !is_capture && !in_check && !gives_check && count > 2 {
                         r = lmr(depth, count, &p) - i32::from(pv_node) + i32::from(!improving);
                         if quiet {
-                            r -= self.history.get(side, P::move_key(m)) / 6000;
+                            r -= if p.cont_history {
+                                self.quiet_score(side, m, pt, prev) / 10_000
+                            } else {
+                                self.history.get(side, P::move_key(m)) / 6000
+                            };
                         } else {
                             // A killer (the TT move is the first move).
                             r -= 1;
@@ -765,8 +824,16 @@ impl<P: EngineGame> Searcher<'_, P> {
                             }
                             let bonus = depth * depth * 8;
                             self.history.update(side, P::move_key(m), bonus);
-                            for &q in &quiets {
+                            for &(q, _) in &quiets {
                                 self.history.update(side, P::move_key(q), -bonus);
+                            }
+                            if p.cont_history {
+                                for pr in prev {
+                                    self.cont.update(pr, pt, bonus);
+                                    for &(_, qpt) in &quiets {
+                                        self.cont.update(pr, qpt, -bonus);
+                                    }
+                                }
                             }
                         }
                         break;
@@ -774,7 +841,7 @@ impl<P: EngineGame> Searcher<'_, P> {
                 }
             }
             if !is_capture && quiets.len() < quiets.capacity() {
-                quiets.push(m);
+                quiets.push((m, pt));
             }
         }
         if count == 0 {
@@ -817,9 +884,16 @@ impl<P: EngineGame> Searcher<'_, P> {
         if ply >= MAX_PLY - 2 {
             return P::evaluate(&node.pos, &node.state);
         }
+        // Captures and promotions will do unless every move counts: evasions, compulsory
+        // captures, a possible stalemate.
+        let all = node.in_check || P::FORCED_CAPTURES || P::stalemate_possible(&node.pos);
         let mut moves = MoveList::new();
-        node.pos.legal_moves(&mut moves);
-        let has_moves = !moves.is_empty();
+        if all {
+            node.pos.legal_moves(&mut moves);
+        } else {
+            node.pos.legal_noisy_moves(&mut moves);
+        }
+        let has_moves = !all || !moves.is_empty();
         if P::may_end(&node.pos, &node.state, has_moves, node.boundary) {
             if let Some(o) =
                 P::adjudicate(&node.pos, &node.state, self.board.prev_state(), has_moves)
@@ -862,7 +936,10 @@ impl<P: EngineGame> Searcher<'_, P> {
             moves,
             0,
             [None; 2],
-            &self.history,
+            &QuietOrder {
+                history: &self.history,
+                cont: None,
+            },
             self.params.see_ordering,
         );
         while let Some((m, _)) = picker.next() {

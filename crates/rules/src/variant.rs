@@ -135,6 +135,19 @@ pub trait Position: Clone + fmt::Debug + PartialEq + Eq + Send + Sync + 'static 
     /// Appends every legal move to `moves`.
     fn legal_moves(&self, moves: &mut MoveList<Self::Move>);
 
+    /// Appends every legal capture and promotion to `moves`: the moves that change the
+    /// material, which quiescence search looks at. The default filters
+    /// [`Position::legal_moves`]; games override it to skip the quiet moves.
+    fn legal_noisy_moves(&self, moves: &mut MoveList<Self::Move>) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        for m in all {
+            if self.is_capture(m) || self.is_promotion(m) {
+                moves.push(m);
+            }
+        }
+    }
+
     /// The number of legal moves; may be faster than generating them (bulk perft).
     fn count_legal_moves(&self) -> usize {
         let mut moves = MoveList::new();
@@ -174,6 +187,11 @@ pub trait Position: Clone + fmt::Debug + PartialEq + Eq + Send + Sync + 'static 
 
     /// Whether `m` (legal here) captures.
     fn is_capture(&self, m: Self::Move) -> bool;
+
+    /// Whether `m` (legal here) promotes: a Bia to Met, a man to king (none in Xiangqi).
+    fn is_promotion(&self, _m: Self::Move) -> bool {
+        false
+    }
 
     /// Whether `m` (legal here) can never be undone by later moves: a capture, or a move of a
     /// Bia, soldier or man. Positions before such a move never repeat after it.

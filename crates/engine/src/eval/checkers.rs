@@ -145,6 +145,14 @@ impl EngineGame for Position {
         }
     }
 
+    const PIECE_TO_KEYS: usize = 1 + 4 * 32;
+
+    fn piece_to(pos: &Self, m: Move) -> u16 {
+        pos.piece_at(m.from()).map_or(0, |p| {
+            1 + ((p.color.index() * 2 + p.role as usize) * 32 + m.to().index()) as u16
+        })
+    }
+
     fn move_key(m: Move) -> u16 {
         1 + m.from().index() as u16 * 32 + m.to().index() as u16
     }

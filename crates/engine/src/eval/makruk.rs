@@ -358,6 +358,21 @@ impl EngineGame for Position {
         1 + m.from() as u16 * 64 + m.to() as u16
     }
 
+    const PIECE_TO_KEYS: usize = 1 + 12 * 64;
+
+    fn piece_to(pos: &Self, m: Move) -> u16 {
+        pos.piece_at(m.from()).map_or(0, |p| {
+            1 + ((p.color.index() * 6 + p.role.index()) * 64 + m.to() as usize) as u16
+        })
+    }
+
+    fn stalemate_possible(pos: &Self) -> bool {
+        // Only the Khun, Bia and at most one other piece: they can all be blocked.
+        let us = pos.side_to_move();
+        let others = pos.by_color(us).0 & !pos.by_role(Role::Khun).0 & !pos.by_role(Role::Bia).0;
+        others.count_ones() <= 1
+    }
+
     fn null_move_ok(pos: &Self) -> bool {
         // Zugzwang is real in Makruk endgames: only with a Rua, or two other pieces besides
         // Bia, on the side to move.

@@ -110,8 +110,8 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     let mut score = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut guards = [0i32; 2];
-    for (i, slot) in board.iter().enumerate() {
-        let Some(piece) = *slot else { continue };
+    for (sq, piece) in pos.pieces() {
+        let i = sq.index();
         let us = piece.color.index();
         let f = (i % 9) as i32;
         let r = (i / 9) as i32;
@@ -383,6 +383,19 @@ impl EngineGame for Position {
     fn move_key(m: Move) -> u16 {
         // 90 * 90 = 8100 < 8192.
         (m.from().index() * 90 + m.to().index()) as u16 + 1
+    }
+
+    const PIECE_TO_KEYS: usize = 1 + 14 * 90;
+
+    fn piece_to(pos: &Self, m: Move) -> u16 {
+        pos.piece_at(m.from()).map_or(0, |p| {
+            1 + ((p.color.index() * 7 + p.role as usize) * 90 + m.to().index()) as u16
+        })
+    }
+
+    fn stalemate_possible(pos: &Self) -> bool {
+        // A chariot, horse or cannon can be blocked, but hardly all of them at once.
+        !Self::null_move_ok(pos)
     }
 
     fn null_move_ok(pos: &Self) -> bool {

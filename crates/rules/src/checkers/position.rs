@@ -517,6 +517,10 @@ impl crate::Position for Position {
         m.is_capture()
     }
 
+    fn is_promotion(&self, m: Move) -> bool {
+        m.is_crowning()
+    }
+
     fn is_zeroing(&self, m: Move) -> bool {
         m.is_capture() || self.kings & (1 << pad_index(m.from().index() as u32)) == 0
     }

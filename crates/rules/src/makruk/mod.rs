@@ -90,6 +90,10 @@ impl crate::Position for Position {
         self.gen_moves(moves);
     }
 
+    fn legal_noisy_moves(&self, moves: &mut MoveList<Move>) {
+        self.gen_noisy(moves);
+    }
+
     #[inline]
     fn count_legal_moves(&self) -> usize {
         self.count_moves()
@@ -118,6 +122,10 @@ impl crate::Position for Position {
 
     fn is_capture(&self, m: Move) -> bool {
         self.piece_at(m.to()).is_some()
+    }
+
+    fn is_promotion(&self, m: Move) -> bool {
+        m.is_promotion()
     }
 
     fn is_zeroing(&self, m: Move) -> bool {

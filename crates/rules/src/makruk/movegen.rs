@@ -66,6 +66,29 @@ impl Sink for MoveList<Move> {
     }
 }
 
+/// Keeps only the captures and promotions of another sink: destinations holding an enemy
+/// piece, and a Bia's promotion squares.
+struct Noisy<'a, S> {
+    inner: &'a mut S,
+    enemy: u64,
+}
+
+impl<S: Sink> Sink for Noisy<'_, S> {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, dests: u64) {
+        self.inner.piece(from, dests & self.enemy);
+    }
+    #[inline(always)]
+    fn bia(&mut self, from: Square, dests: u64, promo: u64) {
+        self.inner.bia(from, dests & (self.enemy | promo), promo);
+    }
+    #[inline(always)]
+    fn bia_shifted(&mut self, dests: u64, offset: i32, promo: u64) {
+        self.inner
+            .bia_shifted(dests & (self.enemy | promo), offset, promo);
+    }
+}
+
 impl Position {
     /// The pieces of the side to move pinned to their Khun by an enemy Rua.
     #[inline(always)]
@@ -169,6 +192,15 @@ impl Position {
     /// Every legal move, appended to `moves`.
     pub(crate) fn gen_moves(&self, moves: &mut MoveList<Move>) {
         self.generate(moves);
+    }
+
+    /// Every legal capture and promotion, appended to `moves`.
+    pub(crate) fn gen_noisy(&self, moves: &mut MoveList<Move>) {
+        let enemy = self.by_color[self.turn.other().index()];
+        self.generate(&mut Noisy {
+            inner: moves,
+            enemy,
+        });
     }
 
     /// The number of legal moves, without building them.

@@ -116,11 +116,18 @@ impl Position {
 
     /// Every piece with its point, from a1 upwards.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.board
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c != 0)
-            .map(|(i, &c)| (Square::new_unchecked(i as u8), Piece::from_code(c)))
+        // The occupied points' bits, not the 90 mailbox slots: a middlegame has ~25 pieces.
+        let mut bits = self.by_color[0] | self.by_color[1];
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros() as u8;
+                bits &= bits - 1;
+                (
+                    Square::new_unchecked(i),
+                    Piece::from_code(self.board[usize::from(i)]),
+                )
+            })
+        })
     }
 
     /// Where the General of `color` stands.
@@ -255,9 +262,9 @@ impl Position {
     }
 
     /// Calls `sink(from, to)` for every pseudo-legal move (legal except for exposing the
-    /// General), piece by piece.
+    /// General), piece by piece; only the captures when `CAPTURES` is set.
     #[inline(always)]
-    fn pseudo_moves<F: FnMut(u8, u8)>(&self, mut sink: F) {
+    fn pseudo_moves<const CAPTURES: bool, F: FnMut(u8, u8)>(&self, mut sink: F) {
         let us = self.turn.index();
         let them_bit: u8 = if us == 0 { 8 } else { 0 };
         let own = self.by_color[us];
@@ -265,7 +272,11 @@ impl Position {
         // A target is fine if it is empty or holds an enemy piece.
         let open = |t: u8| -> bool {
             let c = board[t as usize];
-            c == 0 || c & 8 == them_bit
+            if CAPTURES {
+                c != 0 && c & 8 == them_bit
+            } else {
+                c == 0 || c & 8 == them_bit
+            }
         };
         let mut bits = own;
         while bits != 0 {
@@ -309,9 +320,10 @@ impl Position {
                     let base = (r * 9) as u8;
                     // Along the rank.
                     let (a, b) = up(rank_occ, f);
-                    let end = a.unwrap_or(9);
-                    for x in f + 1..end {
-                        sink(from, base + x as u8);
+                    if !CAPTURES {
+                        for x in f + 1..a.unwrap_or(9) {
+                            sink(from, base + x as u8);
+                        }
                     }
                     let hit = if cannon { b } else { a };
                     if let Some(x) = hit {
@@ -321,9 +333,10 @@ impl Position {
                         }
                     }
                     let (a, b) = down(rank_occ, f);
-                    let start = a.map_or(0, |x| x + 1);
-                    for x in start..f {
-                        sink(from, base + x as u8);
+                    if !CAPTURES {
+                        for x in a.map_or(0, |x| x + 1)..f {
+                            sink(from, base + x as u8);
+                        }
                     }
                     let hit = if cannon { b } else { a };
                     if let Some(x) = hit {
@@ -334,9 +347,10 @@ impl Position {
                     }
                     // Along the file.
                     let (a, b) = up(file_occ, r);
-                    let end = a.unwrap_or(10);
-                    for y in r + 1..end {
-                        sink(from, (y * 9 + f) as u8);
+                    if !CAPTURES {
+                        for y in r + 1..a.unwrap_or(10) {
+                            sink(from, (y * 9 + f) as u8);
+                        }
                     }
                     let hit = if cannon { b } else { a };
                     if let Some(y) = hit {
@@ -346,9 +360,10 @@ impl Position {
                         }
                     }
                     let (a, b) = down(file_occ, r);
-                    let start = a.map_or(0, |y| y + 1);
-                    for y in start..r {
-                        sink(from, (y * 9 + f) as u8);
+                    if !CAPTURES {
+                        for y in a.map_or(0, |y| y + 1)..r {
+                            sink(from, (y * 9 + f) as u8);
+                        }
                     }
                     let hit = if cannon { b } else { a };
                     if let Some(y) = hit {
@@ -394,9 +409,9 @@ impl Position {
         (rays | legs, rays)
     }
 
-    /// Calls `sink(from, to)` for every legal move.
+    /// Calls `sink(from, to)` for every legal move (every legal capture with `CAPTURES`).
     #[inline(always)]
-    fn legal_moves_with<F: FnMut(u8, u8)>(&self, mut sink: F) {
+    fn legal_moves_with<const CAPTURES: bool, F: FnMut(u8, u8)>(&self, mut sink: F) {
         let us = self.turn.index();
         let g = self.generals[us];
         let in_check = self.in_check();
@@ -405,7 +420,7 @@ impl Position {
         } else {
             self.danger_masks(us, g)
         };
-        self.pseudo_moves(|from, to| {
+        self.pseudo_moves::<CAPTURES, _>(|from, to| {
             let ok = if from == g {
                 self.attacked_after(us, to, from, to, self.board[from as usize])
             } else if (from_mask >> from) & 1 == 0 && (to_mask >> to) & 1 == 0 {
@@ -448,7 +463,16 @@ impl crate::Position for Position {
     }
 
     fn legal_moves(&self, moves: &mut MoveList<Move>) {
-        self.legal_moves_with(|from, to| {
+        self.legal_moves_with::<false, _>(|from, to| {
+            moves.push(Move::new(
+                Square::new_unchecked(from),
+                Square::new_unchecked(to),
+            ))
+        });
+    }
+
+    fn legal_noisy_moves(&self, moves: &mut MoveList<Move>) {
+        self.legal_moves_with::<true, _>(|from, to| {
             moves.push(Move::new(
                 Square::new_unchecked(from),
                 Square::new_unchecked(to),
@@ -458,7 +482,7 @@ impl crate::Position for Position {
 
     fn count_legal_moves(&self) -> usize {
         let mut n = 0;
-        self.legal_moves_with(|_, _| n += 1);
+        self.legal_moves_with::<false, _>(|_, _| n += 1);
         n
     }
 
