@@ -1,6 +1,7 @@
 //! `SEARCH=flag,flag,…` for the examples that search one position at a time: `s4` (the
 //! session-4 parameters), `no-FEATURE` (one feature off, see
-//! [`ttakji_engine::SearchParams::without`]) and `cont` (continuation history on), applied
+//! [`ttakji_engine::SearchParams::without`]), `cont` (continuation history on) and `seN`
+//! (singular extensions from depth N), applied
 //! in order to the game's default parameters.
 
 use ttakji_engine::{default_params, SearchParams, S4_PARAMS};
@@ -17,6 +18,10 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
             "s4" => S4_PARAMS,
             "cont" => SearchParams {
                 cont_history: true,
+                ..p
+            },
+            _ if f.starts_with("se") && f[2..].parse::<i32>().is_ok() => SearchParams {
+                singular_depth: f[2..].parse().unwrap_or(0),
                 ..p
             },
             _ => f
