@@ -16,8 +16,7 @@
 //! `/seN` singular extensions from depth N,
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
-//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/prev` with
-//! the Xiangqi parameters before the session-7 cannon terms (`PREVIOUS`); or `random`, or
+//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
@@ -46,12 +45,7 @@ mod cref;
 enum Player {
     /// A level: its recipe, its table, other search parameters, and whether it evaluates
     /// with the hand-set parameters.
-    Level(
-        Recipe,
-        Box<TranspositionTable>,
-        Option<SearchParams>,
-        EvalSet,
-    ),
+    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, bool),
     Random,
     Fsf {
         _child: Child,
@@ -105,7 +99,7 @@ impl Player {
             .unwrap_or_default()
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let (mut params, mut old, mut movetime) = (None, EvalSet::Current, None);
+        let (mut params, mut old, mut movetime) = (None, false, None);
         for flag in parts {
             match flag {
                 _ if flag.starts_with("ms") => {
@@ -135,8 +129,7 @@ impl Player {
                         ..params.unwrap_or(default_params(variant))
                     })
                 }
-                "old" => old = EvalSet::HandSet,
-                "prev" => old = EvalSet::Previous,
+                "old" => old = true,
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);
                     params = Some(
@@ -190,10 +183,10 @@ impl Player {
             Player::Level(recipe, tt, params, old) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
-                set_eval::<P>(*old);
+                set_hand_set::<P>(*old);
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
-                set_eval::<P>(EvalSet::Current);
+                set_hand_set::<P>(false);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
@@ -221,27 +214,11 @@ impl Player {
 }
 
 /// Makes this thread evaluate `P` with its hand-set parameters (`false`: those in use).
-/// Which evaluation parameters a player uses.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum EvalSet {
-    /// The ones in use.
-    Current,
-    /// The hand-set ones from before tuning (`/old`).
-    HandSet,
-    /// The ones before the last change (`/prev`; Xiangqi only, else the ones in use).
-    Previous,
-}
-
-fn set_eval<P: EngineGame>(set: EvalSet) {
-    let old = set == EvalSet::HandSet;
+fn set_hand_set<P: EngineGame>(on: bool) {
     match P::VARIANT {
-        Variant::Makruk => makruk_eval::set_thread_params(old.then_some(makruk_eval::HAND_SET)),
-        Variant::Xiangqi => xiangqi_eval::set_thread_params(match set {
-            EvalSet::Current => None,
-            EvalSet::HandSet => Some(xiangqi_eval::HAND_SET),
-            EvalSet::Previous => Some(xiangqi_eval::PREVIOUS),
-        }),
-        Variant::Checkers => checkers_eval::set_thread_params(old.then_some(checkers_eval::PARAMS)),
+        Variant::Makruk => makruk_eval::set_thread_params(on.then_some(makruk_eval::HAND_SET)),
+        Variant::Xiangqi => xiangqi_eval::set_thread_params(on.then_some(xiangqi_eval::HAND_SET)),
+        Variant::Checkers => checkers_eval::set_thread_params(on.then_some(checkers_eval::PARAMS)),
     }
 }
 

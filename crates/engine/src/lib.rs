@@ -5,7 +5,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material; reduction by depth and eval margin), reverse futility, futility and move-count pruning with an "improving" flag (not in checkers), SEE pruning of losing captures near the horizon (Makruk), internal iterative reduction, late-move reductions by history, continuation history (the two moves before), singular extensions (off by default), moves generated only when a node needs them (captures and promotions only in quiescence), MultiPV, mate distance; the pruning parameters in [`SearchParams`], per game by [`default_params`] (Makruk: all of the above; Xiangqi: [`XIANGQI_SEARCH`], the search before session 5 with the continuation history; checkers: [`S4_PARAMS`]) |
+//! | `search` | iterative deepening PVS, aspiration windows, quiescence (SEE pruning in Makruk), check extensions, null move (Makruk/Xiangqi with material; reduction by depth and eval margin), reverse futility, futility and move-count pruning with an "improving" flag (not in checkers), SEE pruning of losing captures near the horizon (Makruk), internal iterative reduction, late-move reductions by history, continuation history (the two moves before), singular extensions (off by default), moves generated only when a node needs them (captures and promotions only in quiescence), MultiPV, mate distance; the pruning parameters in [`SearchParams`], per game by [`default_params`] (Makruk: all of the above but the continuation history and singular extensions; Xiangqi: [`XIANGQI_SEARCH`], the search before session 5 with the continuation history; checkers: [`S4_PARAMS`]) |
 //! | `board` | the engine's position wrapper: game history + search path, repetition and perpetual check |
 //! | `tt` | transposition table, packed 128-bit entries (bit layout in its docs) |
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history and continuation history |
@@ -54,8 +54,7 @@
 //!   `/old` with the hand-set evaluation parameters, `/s4` with the session-4 search
 //!   ([`S4_PARAMS`]), `/no-iir` (and `lmr`, `improving`, `rfp`, `nmp`, `seemain`, `partial`,
 //!   `prune`, `cont`) without one of the session-5 or session-7 search changes, `/cont` with
-//!   the continuation history, `/seN` with singular extensions from depth N, `/prev` with
-//!   Xiangqi's evaluation before its cannon terms, to measure what they bring.
+//!   the continuation history, `/seN` with singular extensions from depth N, to measure what they bring.
 //! - `cargo run --release -p ttakji-engine --example treesize -- makruk 10 [FEN_FILE]`: nodes
 //!   of fixed-depth searches over a fixed set of positions (pruning changes).
 //! - `cargo run --release -p ttakji-engine --example texel -- gen xiangqi 400 1500 FILE`,

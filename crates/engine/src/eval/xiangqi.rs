@@ -34,13 +34,6 @@ pub struct Params {
     pub palace_pressure: i32,
     /// The General off its back rank, per rank.
     pub general_raised: i32,
-    /// A cannon on the enemy General's file with nothing between them (the "hollow
-    /// cannon": the General may not step off its file's screen points, and any piece that
-    /// lands between gives check).
-    pub cannon_facing: i32,
-    /// A cannon on the enemy General's file with two pieces between (one would be a check):
-    /// the central cannon's standing threat, a check as soon as either piece leaves.
-    pub cannon_screened: i32,
     /// For the side to move.
     pub tempo: i32,
 }
@@ -62,17 +55,7 @@ pub const PARAMS: Params = Params {
     horse_sparse: -5,
     palace_pressure: 40,
     general_raised: 6,
-    cannon_facing: 60,
-    cannon_screened: 20,
     tempo: 4,
-};
-
-/// [`PARAMS`] without the session-7 cannon terms, to measure them against
-/// (`examples/match.rs`, suffix `/prev`).
-pub const PREVIOUS: Params = Params {
-    cannon_facing: 0,
-    cannon_screened: 0,
-    ..PARAMS
 };
 
 /// The hand-set starting values, kept to measure tuned parameters against
@@ -90,8 +73,6 @@ pub const HAND_SET: Params = Params {
     horse_sparse: 3,
     palace_pressure: 25,
     general_raised: 20,
-    cannon_facing: 0,
-    cannon_screened: 0,
     tempo: 10,
 };
 
@@ -126,7 +107,6 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         board[sq.index()] = Some(piece);
         n += 1;
     }
-    let generals = [pos.general(Color::Red), pos.general(Color::Black)];
     let mut score = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut guards = [0i32; 2];
@@ -158,18 +138,6 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             }
             Role::Cannon => {
                 s += p.cannon_crowd * (n - 16);
-                let g = generals[1 - us];
-                if f == g.file() as i32 {
-                    let gr = g.rank() as i32;
-                    let between = (r.min(gr) + 1..r.max(gr))
-                        .filter(|&y| board[(y * 9 + f) as usize].is_some())
-                        .count();
-                    s += match between {
-                        0 => p.cannon_facing,
-                        2 => p.cannon_screened,
-                        _ => 0,
-                    };
-                }
                 if in_enemy_half_near_palace || (f == 4) {
                     attackers[us] += 1;
                 }
@@ -453,8 +421,6 @@ crate::eval::tunable!(Params {
         horse_sparse,
         palace_pressure,
         general_raised,
-        cannon_facing,
-        cannon_screened,
         tempo
     ]
 });
@@ -536,35 +502,6 @@ mod tests {
         assert_eq!(
             see_of("4k4/9/1n7/9/p8/9/9/9/R8/R2K5 w - - 0 1", "a2a6"),
             -400
-        );
-    }
-
-    #[test]
-    fn a_cannon_on_the_generals_file_counts_the_pieces_between() {
-        let gain = |fen: &str| {
-            let pos = Position::from_fen(fen).expect("FEN");
-            set_thread_params(Some(PREVIOUS));
-            let before = <Position as EngineGame>::evaluate(&pos, &());
-            set_thread_params(None);
-            <Position as EngineGame>::evaluate(&pos, &()) - before
-        };
-        // Red's cannon on e5 faces Black's General on e10.
-        assert_eq!(
-            gain("4k4/9/9/9/9/4C4/9/9/9/3K5 w - - 0 1"),
-            PARAMS.cannon_facing
-        );
-        // The advisor on e9 and the soldier on e7 stand between: a check once either moves.
-        // Black to move sees the same from its side.
-        let two = "4k4/4a4/9/4p4/9/4C4/9/9/9/3K5";
-        assert_eq!(gain(&format!("{two} w - - 0 1")), PARAMS.cannon_screened);
-        assert_eq!(gain(&format!("{two} b - - 0 1")), -PARAMS.cannon_screened);
-        // Three pieces between, or another file: nothing.
-        assert_eq!(gain("4k4/4a4/4b4/4p4/9/4C4/9/9/9/3K5 w - - 0 1"), 0);
-        assert_eq!(gain("4k4/9/9/9/9/3C5/9/9/9/3K5 w - - 0 1"), 0);
-        // Black's cannon on e6 faces Red's General on e1.
-        assert_eq!(
-            gain("3k5/9/9/9/4c4/9/9/9/9/4K4 w - - 0 1"),
-            -PARAMS.cannon_facing
         );
     }
 }

@@ -269,7 +269,8 @@ impl Position {
         let them_bit: u8 = if us == 0 { 8 } else { 0 };
         let own = self.by_color[us];
         let board = &self.board;
-        // A target is fine if it is empty or holds an enemy piece.
+        // A target is fine if it is empty or holds an enemy piece (only the latter for
+        // captures).
         let open = |t: u8| -> bool {
             let c = board[t as usize];
             if CAPTURES {
