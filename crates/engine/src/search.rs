@@ -124,11 +124,19 @@ pub fn search<P: EngineGame>(
         return None;
     }
     tt.new_search();
+    let params = SEARCH_OVERRIDE
+        .with(|o| o.get())
+        .unwrap_or(default_params(P::VARIANT));
     let mut s = Searcher {
         board: Board::from_game(game),
         tt,
         history: History::new(),
-        cont: ContHistory::new(P::PIECE_TO_KEYS),
+        // Megabytes in Xiangqi: only allocated where it is used.
+        cont: ContHistory::new(if params.cont_history {
+            P::PIECE_TO_KEYS
+        } else {
+            0
+        }),
         moved: vec![0; MAX_PLY + 2],
         excluded: vec![None; MAX_PLY + 2],
         killers: vec![[None; 2]; MAX_PLY + 2],
@@ -144,9 +152,7 @@ pub fn search<P: EngineGame>(
         root_excluded: Vec::new(),
         root_action: None,
         root_depth: 1,
-        params: SEARCH_OVERRIDE
-            .with(|o| o.get())
-            .unwrap_or(default_params(P::VARIANT)),
+        params,
     };
     s.run(limits, on_info)
 }
@@ -555,9 +561,11 @@ impl<P: EngineGame> Searcher<'_, P> {
     /// The ordering score of a quiet move: history and continuation history.
     #[inline]
     fn quiet_score(&self, side: usize, m: P::Move, pt: u16, prev: [u16; 2]) -> i32 {
-        self.history.get(side, P::move_key(m))
-            + self.cont.get(prev[0], pt)
-            + self.cont.get(prev[1], pt)
+        QuietOrder {
+            history: &self.history,
+            cont: Some((&self.cont, prev)),
+        }
+        .score(side, P::move_key(m), pt)
     }
 
     fn update_pv(&mut self, ply: usize, m: P::Move) {
