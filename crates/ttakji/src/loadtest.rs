@@ -8,6 +8,11 @@
 //! Server CPU and RSS come from `/proc/<pid>/stat` and `/proc/<pid>/status`: give the
 //! server's pid, or let the load test start `ttakji serve` itself in a temporary folder (a
 //! process of its own, so that each side has its own open-file limit).
+//!
+//! With `--relay` the same traffic goes through a bare WebSocket relay (`ttakji relay`):
+//! the mover sends its move, the relay passes it to the opponent, and latency is the time
+//! until the opponent has it. Run on the same machine, its CPU per move is the baseline for
+//! the game server's (which checks, clocks and stores every move and answers both players).
 
 use std::{
     io::{BufRead, BufReader},
@@ -57,6 +62,10 @@ pub struct LoadOpt {
     /// Extra arguments for the server the load test starts (e.g. `--database-url=...`).
     #[arg(long, allow_hyphen_values = true)]
     pub serve_arg: Vec<String>,
+    /// Load a bare WebSocket relay instead of the game server (`ttakji relay`, started by
+    /// the load test unless `--url` points at one): the baseline for the server's figures.
+    #[arg(long)]
+    pub relay: bool,
 }
 
 /// What every game task reports into.
@@ -81,17 +90,23 @@ impl Drop for Spawned {
     }
 }
 
-fn spawn_server(extra: &[String]) -> anyhow::Result<(Spawned, String)> {
+fn spawn_server(extra: &[String], relay: bool) -> anyhow::Result<(Spawned, String)> {
     let dir = tempfile::tempdir()?;
     let exe = std::env::current_exe()?;
-    let mut child = Command::new(exe)
-        .arg("serve")
-        .arg("--bind=127.0.0.1:0")
-        .arg("--log=warn")
-        .arg(format!(
-            "--database-url=sqlite://{}",
-            dir.path().join("load.db").display()
-        ))
+    let mut command = Command::new(exe);
+    if relay {
+        command.arg("relay").arg("--bind=127.0.0.1:0");
+    } else {
+        command
+            .arg("serve")
+            .arg("--bind=127.0.0.1:0")
+            .arg("--log=warn")
+            .arg(format!(
+                "--database-url=sqlite://{}",
+                dir.path().join("load.db").display()
+            ));
+    }
+    let mut child = command
         .args(extra)
         .current_dir(dir.path())
         .stdout(Stdio::piped())
@@ -315,6 +330,63 @@ async fn setup(
     Ok((a, b, ws, legal))
 }
 
+/// Both sockets of relay room `n`.
+async fn relay_setup(base: &str, n: usize) -> anyhow::Result<[Socket; 2]> {
+    let url = format!("{}/room{n}", base.replacen("http", "ws", 1));
+    let a = connect_async_with_config(url.as_str(), None, true).await?.0;
+    let b = connect_async_with_config(url.as_str(), None, true).await?.0;
+    Ok([a, b])
+}
+
+/// Room `n`'s traffic: the players take turns sending a move, which the relay passes on.
+async fn relay_play(
+    n: usize,
+    mut ws: [Socket; 2],
+    interval: Option<Duration>,
+    shared: Arc<Shared>,
+    mut start: watch::Receiver<bool>,
+) -> anyhow::Result<()> {
+    start.wait_for(|started| *started).await?;
+    let mut rng = 0x9E37_79B9_7F4A_7C15_u64 ^ (n as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    let mut ticker = interval.map(|every| {
+        let offset = every.mul_f64(pick(&mut rng, 1000) as f64 / 1000.0);
+        let mut t = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
+        t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        t
+    });
+    let mut mover = 0;
+    for id in 1_u64.. {
+        if let Some(t) = ticker.as_mut() {
+            t.tick().await;
+        }
+        let sent = Instant::now();
+        // A move message of the game server's size.
+        ws[mover]
+            .send(Message::text(
+                json!({ "t": "move", "d": { "uci": "h2e2", "id": id } }).to_string(),
+            ))
+            .await?;
+        loop {
+            let msg = tokio::time::timeout(Duration::from_secs(60), ws[1 - mover].next())
+                .await
+                .context("nothing relayed within 60 s")?
+                .ok_or_else(|| anyhow!("socket closed"))??;
+            if matches!(msg, Message::Text(_)) {
+                break;
+            }
+        }
+        let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+        if shared.measuring.load(Ordering::Relaxed) {
+            shared.moves.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut h) = shared.latency.lock() {
+                let _ = h.record(micros.max(1));
+            }
+        }
+        mover = 1 - mover;
+    }
+    Ok(())
+}
+
 #[allow(clippy::too_many_arguments)] // One game's whole setup; a struct would only repackage it.
 async fn play(
     n: usize,
@@ -401,7 +473,7 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
     let (spawned, base, pid) = match &opt.url {
         Some(url) => (None, url.trim_end_matches('/').to_owned(), opt.server_pid),
         None => {
-            let (spawned, url) = spawn_server(&opt.serve_arg)?;
+            let (spawned, url) = spawn_server(&opt.serve_arg, opt.relay)?;
             let pid = spawned.child.id();
             (Some(spawned), url, Some(pid))
         }
@@ -409,8 +481,9 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
     let base: Arc<str> = base.into();
     let interval = (opt.interval_ms > 0).then(|| Duration::from_millis(opt.interval_ms));
     println!(
-        "load test: {} games against {base}, {}",
+        "load test: {} {} against {base}, {}",
         opt.games,
+        if opt.relay { "relay rooms" } else { "games" },
         match interval {
             Some(d) => format!("one move per {} ms per game", d.as_millis()),
             None => "full speed".into(),
@@ -437,6 +510,31 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
     for n in 0..opt.games {
         let (http, base, gate, shared) = (http.clone(), base.clone(), gate.clone(), shared.clone());
         let (ready_tx, start_rx) = (ready_tx.clone(), start_rx.clone());
+        if opt.relay {
+            tasks.push(tokio::spawn(async move {
+                let set_up = match gate.acquire_owned().await {
+                    Ok(_permit) => relay_setup(&base, n).await,
+                    Err(e) => Err(e.into()),
+                };
+                let ws = match set_up {
+                    Ok(ws) => ws,
+                    Err(e) => {
+                        let _ = ready_tx
+                            .send(Err(e.context(format!("setting up room {n}"))))
+                            .await;
+                        return;
+                    }
+                };
+                let _ = ready_tx.send(Ok(())).await;
+                drop(ready_tx);
+                if let Err(e) = relay_play(n, ws, interval, shared.clone(), start_rx).await {
+                    if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+                        eprintln!("room {n}: {e:#}");
+                    }
+                }
+            }));
+            continue;
+        }
         tasks.push(tokio::spawn(async move {
             let set_up = match gate.acquire_owned().await {
                 Ok(_permit) => setup(&http, &base, n).await,

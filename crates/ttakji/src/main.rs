@@ -4,8 +4,10 @@
 //! - `ttakji uci`: a UCI-style engine front for all three games over stdin/stdout.
 //! - `ttakji perft <variant> <depth>`: count the legal-move tree, with time and speed.
 //! - `ttakji loadtest`: play many concurrent clocked games against a server and measure it.
+//! - `ttakji relay`: a bare WebSocket relay, the load test's baseline.
 
 mod loadtest;
+mod relay;
 mod uci;
 
 use std::{process::ExitCode, time::Instant};
@@ -49,6 +51,9 @@ enum Command {
     /// Play many concurrent clocked friend games over WebSockets against a server; print
     /// moves/s, latency percentiles, server CPU per move and RSS.
     Loadtest(loadtest::LoadOpt),
+    /// A bare WebSocket relay (two sockets on one path form a room): what `loadtest --relay`
+    /// measures the server against.
+    Relay(relay::RelayOpt),
 }
 
 fn run_perft<P: Position>(fen: Option<&str>, depth: u32, divide: bool) -> anyhow::Result<()> {
@@ -89,6 +94,11 @@ fn main() -> ExitCode {
             .build()
             .map_err(anyhow::Error::from)
             .and_then(|rt| rt.block_on(loadtest::run(opt))),
+        Command::Relay(opt) => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(anyhow::Error::from)
+            .and_then(|rt| rt.block_on(relay::run(opt))),
         Command::Uci => uci::run(std::io::stdin().lock(), std::io::stdout()),
         Command::Perft {
             variant,

@@ -1,0 +1,177 @@
+//! `ttakji relay`: a bare WebSocket relay, the baseline the game server's load figures are
+//! compared with (issue 4 states its CPU target against one). Two sockets that open the same
+//! path form a room, and every text frame from one goes to the other: nothing is parsed,
+//! checked, stored or timed, and there are no pings. It runs on the same stack as the game
+//! server's sockets (tokio, tungstenite, mimalloc; 4 KiB read and write buffers, no Nagle),
+//! with a task per socket, so the difference between the two is the game server's own work.
+//! `ttakji loadtest --relay` starts it and plays the game traffic against it.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
+
+use anyhow::Context;
+use futures_util::{SinkExt, StreamExt};
+use tokio::{
+    net::{TcpListener, TcpStream},
+    sync::{mpsc, oneshot},
+};
+use tokio_tungstenite::tungstenite::{
+    handshake::server::{Request, Response},
+    protocol::WebSocketConfig,
+    Message,
+};
+
+/// Options of `ttakji relay`.
+#[derive(clap::Args, Debug)]
+pub struct RelayOpt {
+    /// Address to listen on; port 0 picks a free one.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub bind: String,
+}
+
+/// Frames waiting for a socket's writer.
+const QUEUE: usize = 32;
+
+/// The first socket of a room, waiting for the second to hand over the way to it.
+struct Waiting {
+    to_first: mpsc::Sender<Message>,
+    second: oneshot::Sender<mpsc::Sender<Message>>,
+}
+
+type Rooms = Arc<Mutex<HashMap<String, Waiting>>>;
+
+/// Serves the relay until the process is stopped. The first line printed ends with its
+/// address, as `ttakji serve`'s does.
+pub async fn run(opt: RelayOpt) -> anyhow::Result<()> {
+    let listener = TcpListener::bind(&opt.bind)
+        .await
+        .with_context(|| format!("binding {}", opt.bind))?;
+    println!("relay running at http://{}/", listener.local_addr()?);
+    serve(listener).await
+}
+
+/// Relays on `listener`'s connections.
+async fn serve(listener: TcpListener) -> anyhow::Result<()> {
+    let rooms = Rooms::default();
+    loop {
+        let (tcp, _) = listener.accept().await?;
+        let rooms = rooms.clone();
+        tokio::spawn(async move {
+            if let Err(e) = relay(tcp, rooms).await {
+                eprintln!("relay socket: {e:#}");
+            }
+        });
+    }
+}
+
+// The handshake callback's error type is tungstenite's (an HTTP response), not ours.
+#[allow(clippy::result_large_err)]
+async fn relay(tcp: TcpStream, rooms: Rooms) -> anyhow::Result<()> {
+    tcp.set_nodelay(true)?;
+    let mut path = String::new();
+    let config = WebSocketConfig::default()
+        .read_buffer_size(4096)
+        .write_buffer_size(4096);
+    let ws = tokio_tungstenite::accept_hdr_async_with_config(
+        tcp,
+        |request: &Request, response: Response| {
+            path = request.uri().path().to_owned();
+            Ok(response)
+        },
+        Some(config),
+    )
+    .await?;
+    let (tx, mut rx) = mpsc::channel(QUEUE);
+    // Pair with the room's first socket, or be it.
+    let first = {
+        let mut rooms = rooms
+            .lock()
+            .map_err(|_| anyhow::anyhow!("rooms poisoned"))?;
+        match rooms.remove(&path) {
+            Some(first) => Ok(first),
+            None => {
+                let (second, wait) = oneshot::channel();
+                rooms.insert(
+                    path.clone(),
+                    Waiting {
+                        to_first: tx.clone(),
+                        second,
+                    },
+                );
+                Err(wait)
+            }
+        }
+    };
+    let peer = match first {
+        Ok(first) => {
+            let _ = first.second.send(tx);
+            first.to_first
+        }
+        Err(wait) => wait.await.context("the room's second socket never came")?,
+    };
+    let (mut write, mut read) = ws.split();
+    loop {
+        tokio::select! {
+            frame = read.next() => match frame {
+                Some(Ok(m @ Message::Text(_))) => {
+                    if peer.send(m).await.is_err() {
+                        return Ok(());
+                    }
+                }
+                Some(Ok(Message::Close(_))) | None => return Ok(()),
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e.into()),
+            },
+            out = rx.recv() => {
+                let Some(m) = out else { return Ok(()) };
+                write.feed(m).await?;
+                while let Ok(m) = rx.try_recv() {
+                    write.feed(m).await?;
+                }
+                write.flush().await?;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    type Client = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+
+    async fn next(ws: &mut Client) -> anyhow::Result<Message> {
+        Ok(tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await?
+            .context("closed")??)
+    }
+
+    #[tokio::test]
+    async fn a_room_passes_each_text_frame_to_the_other_socket() -> anyhow::Result<()> {
+        let listener = TcpListener::bind("127.0.0.1:0").await?;
+        let url = format!("ws://{}/room1", listener.local_addr()?);
+        tokio::spawn(serve(listener));
+        let (mut a, _) = tokio_tungstenite::connect_async(url.as_str()).await?;
+        let (mut b, _) = tokio_tungstenite::connect_async(url.as_str()).await?;
+        a.send(Message::text("from a")).await?;
+        assert_eq!(next(&mut b).await?, Message::text("from a"));
+        b.send(Message::text("from b")).await?;
+        assert_eq!(next(&mut a).await?, Message::text("from b"));
+        // Another room hears nothing of this one.
+        let other = url.replace("room1", "room2");
+        let (mut c, _) = tokio_tungstenite::connect_async(other.as_str()).await?;
+        let (_d, _) = tokio_tungstenite::connect_async(other.as_str()).await?;
+        a.send(Message::text("again")).await?;
+        assert_eq!(next(&mut b).await?, Message::text("again"));
+        assert!(tokio::time::timeout(Duration::from_millis(100), c.next())
+            .await
+            .is_err());
+        Ok(())
+    }
+}
