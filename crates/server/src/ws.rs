@@ -285,7 +285,12 @@ async fn game_loop(
             return;
         }
     };
+    // One wait for the shutdown for the socket's life, not a new one (a waiter registered
+    // and removed under the channel's lock) each time the socket wakes.
     let mut shutdown = state.shutdown.clone();
+    let mut shutdown = std::pin::pin!(async move {
+        let _ = shutdown.changed().await;
+    });
     let mut limit = RateLimit::new();
     let mut lag = LagMeter::default();
     // The first tick is at once: the first move is compensated already.
@@ -373,7 +378,7 @@ async fn game_loop(
                     }
                 }
             }
-            _ = shutdown.changed() => {
+            () = &mut shutdown => {
                 let _ = socket.send(close(close_code::RESTART, "server restarting")).await;
                 return;
             }

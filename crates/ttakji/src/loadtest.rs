@@ -468,6 +468,42 @@ async fn play(
     }
 }
 
+/// One game's (or relay room's) task: its setup, a few at a time (`gate`), reported on
+/// `ready`; then its play until the task is aborted, an error counted (the first few printed).
+async fn one<T, P>(
+    name: String,
+    (gate, ready, shared): (
+        Arc<Semaphore>,
+        mpsc::Sender<anyhow::Result<()>>,
+        Arc<Shared>,
+    ),
+    setup: impl std::future::Future<Output = anyhow::Result<T>>,
+    play: impl FnOnce(T) -> P,
+) where
+    P: std::future::Future<Output = anyhow::Result<()>>,
+{
+    let set_up = match gate.acquire_owned().await {
+        Ok(_permit) => setup.await,
+        Err(e) => Err(e.into()),
+    };
+    let set_up = match set_up {
+        Ok(set_up) => set_up,
+        Err(e) => {
+            let _ = ready
+                .send(Err(e.context(format!("setting up {name}"))))
+                .await;
+            return;
+        }
+    };
+    let _ = ready.send(Ok(())).await;
+    drop(ready);
+    if let Err(e) = play(set_up).await {
+        if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
+            eprintln!("{name}: {e:#}");
+        }
+    }
+}
+
 /// Runs the load test and prints its figures.
 pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
     let (spawned, base, pid) = match &opt.url {
@@ -511,64 +547,34 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
         let (http, base, gate, shared) = (http.clone(), base.clone(), gate.clone(), shared.clone());
         let (ready_tx, start_rx) = (ready_tx.clone(), start_rx.clone());
         if opt.relay {
-            tasks.push(tokio::spawn(async move {
-                let set_up = match gate.acquire_owned().await {
-                    Ok(_permit) => relay_setup(&base, n).await,
-                    Err(e) => Err(e.into()),
-                };
-                let ws = match set_up {
-                    Ok(ws) => ws,
-                    Err(e) => {
-                        let _ = ready_tx
-                            .send(Err(e.context(format!("setting up room {n}"))))
-                            .await;
-                        return;
-                    }
-                };
-                let _ = ready_tx.send(Ok(())).await;
-                drop(ready_tx);
-                if let Err(e) = relay_play(n, ws, interval, shared.clone(), start_rx).await {
-                    if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
-                        eprintln!("room {n}: {e:#}");
-                    }
-                }
-            }));
-            continue;
+            let shared_ = shared.clone();
+            tasks.push(tokio::spawn(one(
+                format!("room {n}"),
+                (gate, ready_tx, shared),
+                async move { relay_setup(&base, n).await },
+                move |ws| relay_play(n, ws, interval, shared_, start_rx),
+            )));
+        } else {
+            let (setup_http, setup_base, shared_) = (http.clone(), base.clone(), shared.clone());
+            tasks.push(tokio::spawn(one(
+                format!("game {n}"),
+                (gate, ready_tx, shared),
+                async move { setup(&setup_http, &setup_base, n).await },
+                move |(a, b, ws, legal)| {
+                    play(
+                        n,
+                        base,
+                        http,
+                        (a, b),
+                        ws,
+                        legal,
+                        interval,
+                        shared_,
+                        start_rx,
+                    )
+                },
+            )));
         }
-        tasks.push(tokio::spawn(async move {
-            let set_up = match gate.acquire_owned().await {
-                Ok(_permit) => setup(&http, &base, n).await,
-                Err(e) => Err(e.into()),
-            };
-            let (a, b, ws, legal) = match set_up {
-                Ok(game) => game,
-                Err(e) => {
-                    let _ = ready_tx
-                        .send(Err(e.context(format!("setting up game {n}"))))
-                        .await;
-                    return;
-                }
-            };
-            let _ = ready_tx.send(Ok(())).await;
-            drop(ready_tx);
-            let result = play(
-                n,
-                base,
-                http,
-                (a, b),
-                ws,
-                legal,
-                interval,
-                shared.clone(),
-                start_rx,
-            )
-            .await;
-            if let Err(e) = result {
-                if shared.errors.fetch_add(1, Ordering::Relaxed) < 5 {
-                    eprintln!("game {n}: {e:#}");
-                }
-            }
-        }));
     }
     drop(ready_tx);
     for _ in 0..opt.games {

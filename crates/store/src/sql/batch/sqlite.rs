@@ -56,7 +56,10 @@ fn open(file: &SqliteFile) -> rusqlite::Result<Connection> {
         "synchronous",
         if file.full_sync { "FULL" } else { "NORMAL" },
     )?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
+    // This connection only runs `INSERT`, whose own condition finds the move's game (live):
+    // the foreign-key check would look the same row up again for every move. The pool's
+    // connections, which write everything else, keep the checks.
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
     conn.pragma_update(None, "cache_size", -i64::from(WRITER_CACHE_KIB))?;
     Ok(conn)
 }
