@@ -56,7 +56,15 @@ pub async fn run(opt: RelayOpt) -> anyhow::Result<()> {
 async fn serve(listener: TcpListener) -> anyhow::Result<()> {
     let rooms = Rooms::default();
     loop {
-        let (tcp, _) = listener.accept().await?;
+        let tcp = match listener.accept().await {
+            Ok((tcp, _)) => tcp,
+            Err(e) => {
+                // Out of open files, say: the sockets already open go on.
+                eprintln!("relay accept: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+                continue;
+            }
+        };
         let rooms = rooms.clone();
         tokio::spawn(async move {
             if let Err(e) = relay(tcp, rooms).await {
