@@ -2,13 +2,21 @@
 //!
 //! ```text
 //! cargo run --release -p ttakji-engine --example texel -- gen VARIANT GAMES NODES OUT
-//! cargo run --release -p ttakji-engine --example texel -- tune VARIANT FILE [PASSES]
+//! cargo run --release -p ttakji-engine --example texel -- label VARIANT IN NODES OUT
+//! cargo run --release -p ttakji-engine --example texel -- tune VARIANT FILE [PASSES [BOUND]]
 //! ```
 //!
 //! `gen` plays `GAMES` self-play games from random openings (four to six random plies), each
 //! move searched to `NODES` nodes with the parameters in use, and appends to `OUT` one line
 //! `FEN;RESULT` per quiet position (not in check, and the search's best move is not a
 //! capture) from ply 10 on, `RESULT` being the first mover's points (1, 0.5, 0).
+//!
+//! `label` scores the positions of a `gen` file with Fairy-Stockfish instead (`$FSF`, default
+//! `/work/ref/fsf/src/stockfish`, one thread, `go nodes NODES`) and writes `FEN;P`, `P` =
+//! `1 / (1 + exp(-cp / 200))` with `cp` its score from the first mover's side: a continuous
+//! label on every position, where self-play results are mostly draws in Makruk (70 %). It
+//! drops the positions it finds a mate in or whose best move by its judgement is a capture
+//! (not quiet). `tune` takes both kinds of file.
 //!
 //! `tune` reads such a file and minimises the mean squared error between each result and
 //! `sigmoid(K * eval / 400)`, `eval` the static evaluation from the first mover's side: it
@@ -18,7 +26,9 @@
 //! General's value, the General's advance, which `general_raised` already weighs); the
 //! Bia's and the soldier's value anchor the scale (else every term grows together with a
 //! smaller `K`); and each parameter stays within a third of its starting value (at least
-//! 15 cp) of it, since a few hundred self-play games are little data. It prints the error
+//! 15 cp) of it, since a few hundred self-play games are little data (`BOUND`, in percent of
+//! the starting value, widens or narrows that; 33 by default; `TEXEL_FREEZE=name,name` keeps
+//! more parameters at their starting values). It prints the error
 //! before and after and the tuned table to paste into `eval/VARIANT.rs`; a tuned table is
 //! only kept after it wins a match against the old one (`examples/match.rs`, suffix `/old`).
 //!
@@ -103,6 +113,85 @@ fn generate<P: EngineGame>(games: usize, nodes: u64, out: &str) -> Result<(), St
     Ok(())
 }
 
+/// Scores each position of `input` with Fairy-Stockfish and writes `FEN;P` lines to `out`.
+fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String> {
+    use std::process::{Command, Stdio};
+    let path = std::env::var("FSF").unwrap_or("/work/ref/fsf/src/stockfish".into());
+    let mut child = Command::new(path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("starting Fairy-Stockfish: {e}"))?;
+    let mut stdin = child.stdin.take().ok_or("no stdin")?;
+    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let mut read_until = |prefix: &str, last_info: &mut String| -> Result<String, String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                return Err("Fairy-Stockfish closed its output".into());
+            }
+            if line.starts_with("info") && line.contains(" score ") {
+                last_info.clone_from(&line);
+            }
+            if line.starts_with(prefix) {
+                return Ok(line.trim().to_owned());
+            }
+        }
+    };
+    writeln!(
+        stdin,
+        "uci\nsetoption name UCI_Variant value {}\nsetoption name Threads value 1\nisready",
+        P::VARIANT
+    )
+    .map_err(|e| e.to_string())?;
+    read_until("readyok", &mut String::new())?;
+    let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
+    let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+    let (mut kept, mut dropped) = (0usize, 0usize);
+    let start = Instant::now();
+    for (i, line) in text.lines().enumerate() {
+        let fen = line.rsplit_once(';').map_or(line, |(fen, _)| fen);
+        let pos = P::from_fen(fen).map_err(|e| format!("{input}:{}: {e}", i + 1))?;
+        writeln!(stdin, "ucinewgame\nposition fen {fen}\ngo nodes {nodes}")
+            .map_err(|e| e.to_string())?;
+        let mut info = String::new();
+        let best = read_until("bestmove", &mut info)?;
+        let mut words = info
+            .split_whitespace()
+            .skip_while(|w| *w != "score")
+            .skip(1);
+        let cp = match (words.next(), words.next().map(str::parse::<i32>)) {
+            (Some("cp"), Some(Ok(cp))) => Some(cp),
+            _ => None,
+        };
+        let quiet = best
+            .split_whitespace()
+            .nth(1)
+            .and_then(|m| pos.parse_uci(m).ok())
+            .is_some_and(|m| !pos.is_capture(m));
+        let Some(cp) = cp.filter(|_| quiet) else {
+            dropped += 1;
+            continue;
+        };
+        let cp = if pos.turn() == Side::First { cp } else { -cp };
+        let p = 1.0 / (1.0 + (-f64::from(cp) / 200.0).exp());
+        writeln!(file, "{fen};{p:.4}").map_err(|e| e.to_string())?;
+        kept += 1;
+        if (i + 1) % 1000 == 0 {
+            eprintln!(
+                "{} positions, {kept} kept, {dropped} dropped, {:.0} s",
+                i + 1,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    writeln!(stdin, "quit").map_err(|e| e.to_string())?;
+    let _ = child.wait();
+    eprintln!("{kept} kept, {dropped} dropped");
+    Ok(())
+}
+
 /// A labelled position: its game (for the evaluation's state) and the first mover's points.
 struct Sample<P: EngineGame> {
     pos: P,
@@ -159,6 +248,7 @@ fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
     anchor: &str,
     path: &str,
     passes: usize,
+    bound_percent: i32,
 ) -> Result<(), String> {
     let all = load::<P>(path)?;
     // The last fifth (whole games, but for the one at the cut) checks that what the first
@@ -180,14 +270,20 @@ fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
     }
     let k = (lo + hi) / 2.0;
     let names = T::names();
+    // `TEXEL_FREEZE=name,name` keeps more parameters at their starting values.
+    let also = std::env::var("TEXEL_FREEZE").unwrap_or_default();
     let frozen = |name: &str| {
-        name.starts_with("mopup") || name == "value[0]" || name == "advance[0]" || name == anchor
+        name.starts_with("mopup")
+            || name == "value[0]"
+            || name == "advance[0]"
+            || name == anchor
+            || also.split(',').any(|f| f == name)
     };
     let mut v = default.to_vec();
     // A few thousand self-play games are little data: each parameter stays within a third
-    // of its starting value (at least 15 cp) of it.
+    // (by default) of its starting value (at least 15 cp) of it.
     let bound = |i: usize, x: i32| {
-        let r = (default.to_vec()[i].abs() / 3).max(15);
+        let r = (default.to_vec()[i].abs() * bound_percent / 100).max(15 * bound_percent / 33);
         (x - default.to_vec()[i]).abs() <= r
     };
     let mut step: Vec<i32> = v.iter().map(|&x| (x.abs() / 8).max(2)).collect();
@@ -267,7 +363,8 @@ fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: texel gen VARIANT GAMES NODES OUT | texel tune VARIANT FILE [PASSES]";
+    let usage = "usage: texel gen VARIANT GAMES NODES OUT | texel label VARIANT IN NODES OUT | \
+                 texel tune VARIANT FILE [PASSES [BOUND]]";
     let variant: Variant = args
         .get(1)
         .ok_or(usage)?
@@ -284,11 +381,25 @@ fn main() -> Result<(), String> {
                 Variant::Checkers => Err("Texel tuning is for Makruk and Xiangqi".into()),
             }
         }
+        Some("label") => {
+            let input = args.get(2).ok_or(usage)?;
+            let nodes: u64 = args.get(3).ok_or(usage)?.parse().map_err(|_| usage)?;
+            let out = args.get(4).ok_or(usage)?;
+            match variant {
+                Variant::Makruk => label::<makruk::Position>(input, nodes, out),
+                Variant::Xiangqi => label::<xiangqi::Position>(input, nodes, out),
+                Variant::Checkers => Err("Fairy-Stockfish plays Makruk and Xiangqi".into()),
+            }
+        }
         Some("tune") => {
             let path = args.get(2).ok_or(usage)?;
             let passes: usize = args
                 .get(3)
                 .map_or(Ok(30), |s| s.parse())
+                .map_err(|_| usage)?;
+            let bound: i32 = args
+                .get(4)
+                .map_or(Ok(33), |s| s.parse())
                 .map_err(|_| usage)?;
             match variant {
                 Variant::Makruk => tune::<makruk::Position, _>(
@@ -297,6 +408,7 @@ fn main() -> Result<(), String> {
                     "value[5]",
                     path,
                     passes,
+                    bound,
                 ),
                 Variant::Xiangqi => tune::<xiangqi::Position, _>(
                     xiangqi_eval::PARAMS,
@@ -304,6 +416,7 @@ fn main() -> Result<(), String> {
                     "value[6]",
                     path,
                     passes,
+                    bound,
                 ),
                 Variant::Checkers => Err("Texel tuning is for Makruk and Xiangqi".into()),
             }
