@@ -26,7 +26,7 @@
 
 use std::{
     io::{BufRead, BufReader, Write},
-    process::{Child, ChildStdin, ChildStdout, Command, Stdio},
+    process::{Child, ChildStdin, ChildStdout},
     sync::atomic::AtomicBool,
     time::Duration,
 };
@@ -41,6 +41,8 @@ use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
 
 #[path = "support/cref.rs"]
 mod cref;
+#[path = "support/fsf.rs"]
+mod fsf;
 
 enum Player {
     /// A level: its recipe, its table, other search parameters, and whether it evaluates
@@ -71,19 +73,7 @@ impl Player {
         }
         if let Some(rest) = spec.strip_prefix("fsf") {
             let skill = rest.strip_prefix(':').unwrap_or("20");
-            let path = std::env::var("FSF").unwrap_or("/work/ref/fsf/src/stockfish".into());
-            let mut child = Command::new(path)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .map_err(|e| format!("starting Fairy-Stockfish: {e}"))?;
-            let mut stdin = child.stdin.take().ok_or("no stdin")?;
-            let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
-            writeln!(
-                stdin,
-                "uci\nsetoption name UCI_Variant value {variant}\nsetoption name Threads value 1\nsetoption name Skill Level value {skill}\nisready"
-            )
-            .map_err(|e| e.to_string())?;
+            let (child, stdin, stdout) = fsf::start(variant, &[("Skill Level", skill)])?;
             let mut p = Player::Fsf {
                 _child: child,
                 stdin,

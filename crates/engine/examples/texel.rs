@@ -47,6 +47,9 @@ use ttakji_engine::{
 use ttakji_game::Game;
 use ttakji_rules::{makruk, xiangqi, Side, Variant};
 
+#[path = "support/fsf.rs"]
+mod fsf;
+
 /// Plays `games` self-play games and appends their quiet positions to `out`.
 fn generate<P: EngineGame>(games: usize, nodes: u64, out: &str) -> Result<(), String> {
     let mut file = std::fs::OpenOptions::new()
@@ -115,15 +118,7 @@ fn generate<P: EngineGame>(games: usize, nodes: u64, out: &str) -> Result<(), St
 
 /// Scores each position of `input` with Fairy-Stockfish and writes `FEN;P` lines to `out`.
 fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String> {
-    use std::process::{Command, Stdio};
-    let path = std::env::var("FSF").unwrap_or("/work/ref/fsf/src/stockfish".into());
-    let mut child = Command::new(path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("starting Fairy-Stockfish: {e}"))?;
-    let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    let mut stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+    let (mut child, mut stdin, mut stdout) = fsf::start(P::VARIANT, &[])?;
     let mut read_until = |prefix: &str, last_info: &mut String| -> Result<String, String> {
         let mut line = String::new();
         loop {
@@ -139,12 +134,6 @@ fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String
             }
         }
     };
-    writeln!(
-        stdin,
-        "uci\nsetoption name UCI_Variant value {}\nsetoption name Threads value 1\nisready",
-        P::VARIANT
-    )
-    .map_err(|e| e.to_string())?;
     read_until("readyok", &mut String::new())?;
     let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
     let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
