@@ -77,6 +77,30 @@ struct Shared {
     latency: Mutex<Histogram<u64>>,
 }
 
+impl Shared {
+    /// Counts a move sent at `sent` and answered now, while the window is open.
+    fn record(&self, sent: Instant) {
+        if self.measuring.load(Ordering::Relaxed) {
+            let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+            self.moves.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut h) = self.latency.lock() {
+                let _ = h.record(micros.max(1));
+            }
+        }
+    }
+}
+
+/// One game's pace: a tick per `interval` (none at full speed), the games' moves spread
+/// over the interval.
+fn pacer(interval: Option<Duration>, rng: &mut u64) -> Option<tokio::time::Interval> {
+    interval.map(|every| {
+        let offset = every.mul_f64(pick(rng, 1000) as f64 / 1000.0);
+        let mut t = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
+        t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        t
+    })
+}
+
 /// A server process the load test started; killed on drop.
 struct Spawned {
     child: Child,
@@ -348,12 +372,7 @@ async fn relay_play(
 ) -> anyhow::Result<()> {
     start.wait_for(|started| *started).await?;
     let mut rng = 0x9E37_79B9_7F4A_7C15_u64 ^ (n as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    let mut ticker = interval.map(|every| {
-        let offset = every.mul_f64(pick(&mut rng, 1000) as f64 / 1000.0);
-        let mut t = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
-        t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        t
-    });
+    let mut ticker = pacer(interval, &mut rng);
     let mut mover = 0;
     for id in 1_u64.. {
         if let Some(t) = ticker.as_mut() {
@@ -375,13 +394,7 @@ async fn relay_play(
                 break;
             }
         }
-        let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
-        if shared.measuring.load(Ordering::Relaxed) {
-            shared.moves.fetch_add(1, Ordering::Relaxed);
-            if let Ok(mut h) = shared.latency.lock() {
-                let _ = h.record(micros.max(1));
-            }
-        }
+        shared.record(sent);
         mover = 1 - mover;
     }
     Ok(())
@@ -415,13 +428,7 @@ async fn play(
     let mut mover = 0;
     let mut id = 0_u64;
     let mut games = 0_usize;
-    let mut ticker = interval.map(|every| {
-        // Spread the games' moves over the interval.
-        let offset = every.mul_f64(pick(&mut rng, 1000) as f64 / 1000.0);
-        let mut t = tokio::time::interval_at(tokio::time::Instant::now() + offset, every);
-        t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        t
-    });
+    let mut ticker = pacer(interval, &mut rng);
     loop {
         if legal.is_empty() {
             // Over: a new game between the same players.
@@ -446,13 +453,7 @@ async fn play(
             ))
             .await?;
         let echo = next_of(&mut ws[mover], &["move"]).await?;
-        let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
-        if shared.measuring.load(Ordering::Relaxed) {
-            shared.moves.fetch_add(1, Ordering::Relaxed);
-            if let Ok(mut h) = shared.latency.lock() {
-                let _ = h.record(micros.max(1));
-            }
-        }
+        shared.record(sent);
         let over = echo
             .d
             .state
