@@ -127,7 +127,7 @@ impl Server {
 pub async fn start(opt: Opt) -> anyhow::Result<Server> {
     let key = session::load_or_create_key(&opt)?;
     let clock = opt.clock().context("clock options")?;
-    let store = ttakji_store::connect(&opt.database_url)
+    let store = ttakji_store::connect_with(&opt.database_url, &opt.store_options())
         .await
         .with_context(|| format!("opening the database {}", opt.database_url))?;
     let listener = TcpListener::bind(opt.bind)

@@ -4,6 +4,7 @@ use std::{net::SocketAddr, path::PathBuf, time::Duration};
 
 use clap::Parser;
 use ttakji_game::clock::ClockConfig;
+use ttakji_store::StoreOptions;
 
 /// Serve Ttakji: the HTTP API, the WebSockets and the web client.
 #[derive(Parser, Clone, Debug)]
@@ -60,12 +61,21 @@ pub struct Opt {
     #[arg(long, env = "TTAKJI_AI_THREADS", default_value_t = 1)]
     pub ai_threads: usize,
 
-    /// Threads of the async runtime (sockets, games, HTTP); by default one per core. Fewer
-    /// threads wake each other less (a futex call and a context switch each time): on this
-    /// 2-core machine `--workers 1` served 1 000 games at one move per 2 s for 398 µs of CPU
-    /// per move instead of 531 µs, but its p99 at 9 000 games was worse (docs/benchmarks.md).
+    /// Threads of the async runtime (sockets, games, HTTP); by default one per core but one,
+    /// at least one: the moves' writer (SQLite) and the AI's searches have threads of their
+    /// own. Fewer runtime threads wake each other less (a futex call and a context switch
+    /// each time): on a 2-core machine, 9 000 games at a move per 2 s cost 73 µs of CPU a
+    /// move on one runtime thread against 80–86 µs on two, with a lower p99; at full speed
+    /// two threads moved 8 % more (docs/benchmarks.md, session 9).
     #[arg(long, env = "TTAKJI_WORKERS")]
     pub workers: Option<usize>,
+
+    /// SQLite: how long the moves' writer, when busy, waits for more moves before it commits,
+    /// in microseconds (0: commit at once). Larger batches cost less CPU per move and add
+    /// this much latency; a quiet server commits every move at once anyway. PostgreSQL has
+    /// its own setting for this (`commit_delay`).
+    #[arg(long, env = "TTAKJI_COMMIT_DELAY_US", default_value_t = default_commit_delay_us())]
+    pub commit_delay_us: u64,
 
     /// How long a player waits in the random-opponent queue before an AI stand-in takes the
     /// other seat, in milliseconds.
@@ -109,11 +119,18 @@ pub struct Opt {
     pub dev_oidc_issuer: bool,
 }
 
+/// [`ttakji_store::DEFAULT_COMMIT_DELAY`] in microseconds.
+fn default_commit_delay_us() -> u64 {
+    u64::try_from(ttakji_store::DEFAULT_COMMIT_DELAY.as_micros()).unwrap_or(u64::MAX)
+}
+
 impl Opt {
-    /// Threads of the async runtime: `--workers`, or one per core (at least one).
+    /// Threads of the async runtime: `--workers`, or one per core but one (at least one).
     pub fn worker_threads(&self) -> usize {
         self.workers
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .unwrap_or_else(|| {
+                std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1))
+            })
             .max(1)
     }
 
@@ -139,6 +156,14 @@ impl Opt {
         );
         config.validate()?;
         Ok(config)
+    }
+
+    /// What the store needs of the options beyond its URL.
+    pub fn store_options(&self) -> StoreOptions {
+        StoreOptions {
+            commit_delay: Duration::from_micros(self.commit_delay_us),
+            ..StoreOptions::default()
+        }
     }
 
     /// [`Opt::oidc_refetch_interval_ms`] as a duration.
@@ -181,6 +206,12 @@ mod tests {
         let one = Opt::parse_from(["ttakji", "--workers", "0"]);
         assert_eq!(one.worker_threads(), 1);
         assert_eq!(opt.standin_after_ms, 10_000);
+        assert_eq!(
+            opt.store_options().commit_delay,
+            ttakji_store::DEFAULT_COMMIT_DELAY
+        );
+        let at_once = Opt::parse_from(["ttakji", "--commit-delay-us", "0"]);
+        assert!(at_once.store_options().commit_delay.is_zero());
         assert_eq!(opt.oidc_refetch_interval(), crate::auth::REFETCH_INTERVAL);
     }
 

@@ -10,6 +10,9 @@
 //! browsers answer by themselves): half the round trip is the player's lag, which the clock
 //! forgives within its quota, and a client that stops answering is closed after
 //! [`PONG_TIMEOUT`], so the opponent sees it leave even when its TCP connection died quietly.
+//! A ping that falls due waits for the next event the socket sends and goes out in the same
+//! write (a write costs far more than a frame in it); on a socket with nothing to send for a
+//! whole period it goes alone.
 
 use std::time::{Duration, Instant};
 
@@ -293,9 +296,11 @@ async fn game_loop(
     });
     let mut limit = RateLimit::new();
     let mut lag = LagMeter::default();
-    // The first tick is at once: the first move is compensated already.
+    // The first tick is at once, and its ping goes alone: the first move is compensated
+    // already.
     let mut pings = tokio::time::interval(PING_EVERY);
     pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut ping_due = true;
     loop {
         tokio::select! {
             _ = pings.tick() => {
@@ -305,18 +310,29 @@ async fn game_loop(
                     let _ = socket.send(close(close_code::AWAY, "no pong")).await;
                     return;
                 }
+                if !ping_due {
+                    // Due: it rides with the next event, if one comes within a period.
+                    ping_due = true;
+                    continue;
+                }
+                ping_due = false;
                 if socket.send(Message::Ping(lag.ping(now).into())).await.is_err() {
                     return;
                 }
             }
             event = events.recv() => match event {
                 Some(text) => {
-                    // What the round queued together (a move and its ack) goes out in one
-                    // write.
+                    // What the round queued together (a move and its ack), and a ping that
+                    // is due, go out in one write.
                     let mut sent = socket.feed(Message::Text(text)).await.is_ok();
                     while sent {
                         let Ok(text) = events.try_recv() else { break };
                         sent = socket.feed(Message::Text(text)).await.is_ok();
+                    }
+                    if sent && ping_due {
+                        ping_due = false;
+                        let ping = lag.ping(Instant::now());
+                        sent = socket.feed(Message::Ping(ping.into())).await.is_ok();
                     }
                     if !sent || socket.flush().await.is_err() {
                         return;

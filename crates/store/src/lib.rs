@@ -32,7 +32,7 @@ pub use model::{
     LeaderboardEntry, Mode, MoveRecord, NewGame, NewMove, Player, PlayerId, Rating, RatingChange,
     UnixMillis, INVITATION_LIFETIME_MS, LEADERBOARD_MIN_GAMES,
 };
-pub use sql::{SqlStore, StoreOptions};
+pub use sql::{SqlStore, StoreOptions, DEFAULT_COMMIT_DELAY};
 pub use ttakji_rules::{Side, Variant};
 
 /// What can go wrong in the store.
@@ -234,9 +234,12 @@ pub trait Store: Send + Sync + 'static {
 /// Opens the store a URL names (`sqlite://…` or `postgres://…`), creating a SQLite file if
 /// needed and applying migrations.
 pub async fn connect(url: &str) -> Result<Arc<dyn Store>> {
-    Ok(Arc::new(
-        SqlStore::connect(url, &StoreOptions::default()).await?,
-    ))
+    connect_with(url, &StoreOptions::default()).await
+}
+
+/// [`connect`] with options beyond the URL.
+pub async fn connect_with(url: &str, options: &StoreOptions) -> Result<Arc<dyn Store>> {
+    Ok(Arc::new(SqlStore::connect(url, options).await?))
 }
 
 /// The current wall-clock time in Unix milliseconds.

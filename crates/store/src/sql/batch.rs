@@ -53,6 +53,8 @@ struct Job {
 pub(super) struct SqliteFile {
     pub path: PathBuf,
     pub full_sync: bool,
+    /// How long a busy writer waits for more moves before it commits.
+    pub commit_delay: Duration,
 }
 
 /// The way to the writer.

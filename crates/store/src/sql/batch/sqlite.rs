@@ -14,12 +14,10 @@ use tokio::sync::mpsc;
 use super::{Job, SqliteFile, Stats, MAX_BATCH};
 use crate::StoreError;
 
-/// How long a writer under load (its last batch held more than [`BUSY_BATCH`] moves) waits
-/// for more moves before it commits: larger batches for a small delay, only when the server
-/// is busy.
-const LINGER: Duration = Duration::from_micros(500);
-
-/// A batch larger than this means the server is busy.
+/// A batch larger than this means the server is busy: the next batch waits the file's
+/// `commit_delay` for more moves before it commits (a commit costs far more than a move in
+/// it: the thread's wake-ups, the locks, the WAL's frames and checksums, and the games'
+/// wake-ups on the runtime, once per batch).
 const BUSY_BATCH: usize = 2;
 
 /// SQLite page cache of the writer's connection, in KiB: the pages that moves touch (the
@@ -37,9 +35,10 @@ const INSERT: &str = "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after
 /// thread.
 pub(super) fn spawn(file: SqliteFile, rx: mpsc::Receiver<Job>) -> Result<(), StoreError> {
     let conn = open(&file).map_err(db)?;
+    let delay = file.commit_delay;
     std::thread::Builder::new()
         .name("ttakji-moves".into())
-        .spawn(move || run(conn, rx))
+        .spawn(move || run(conn, rx, delay))
         .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
     Ok(())
 }
@@ -64,15 +63,15 @@ fn open(file: &SqliteFile) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>) {
+fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>, delay: Duration) {
     let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
     let mut stats = Stats::new();
     let mut last = 0;
     while let Some(job) = rx.blocking_recv() {
         jobs.push(job);
-        if last > BUSY_BATCH {
+        if last > BUSY_BATCH && !delay.is_zero() {
             // Busy: more moves are on their way; a short wait makes the batch larger.
-            std::thread::sleep(LINGER);
+            std::thread::sleep(delay);
         }
         while jobs.len() < MAX_BATCH {
             match rx.try_recv() {
