@@ -220,17 +220,34 @@ pub struct MoveEventView<'a> {
 
 /// A server message `{t, v?, d}` whose data is JSON text already.
 pub fn message(t: &str, v: Option<u64>, d: &str) -> String {
-    // `t` is one of the protocol's own type names: nothing in it needs escaping.
-    match v {
-        Some(v) => format!(r#"{{"t":"{t}","v":{v},"d":{d}}}"#),
-        None => format!(r#"{{"t":"{t}","d":{d}}}"#),
+    use std::fmt::Write as _;
+    // `t` is one of the protocol's own type names: nothing in it needs escaping. Sized at
+    // once: a state's `d` runs to kilobytes, which `format!` would reach by doubling.
+    let mut text = String::with_capacity(d.len() + t.len() + 40);
+    text.push_str(r#"{"t":""#);
+    text.push_str(t);
+    if let Some(v) = v {
+        // Writing into a `String` cannot fail.
+        let _ = write!(text, r#"","v":{v},"d":"#);
+    } else {
+        text.push_str(r#"","d":"#);
     }
+    text.push_str(d);
+    text.push('}');
+    text
 }
 
 /// JSON text of a view. Serialising these views cannot fail (no maps with non-string keys,
 /// no failing `Serialize` impls); `null` if it ever did.
 pub fn to_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned())
+    // A state with its legal moves is most of a kilobyte: one allocation, not a doubling
+    // series from serde_json's 128 bytes.
+    let mut json = Vec::with_capacity(1024);
+    match serde_json::to_writer(&mut json, value) {
+        // serde_json writes only valid UTF-8.
+        Ok(()) => String::from_utf8(json).unwrap_or_else(|_| "null".to_owned()),
+        Err(_) => "null".to_owned(),
+    }
 }
 
 #[cfg(test)]
