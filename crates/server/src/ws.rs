@@ -201,14 +201,21 @@ pub fn parse(text: &str) -> Result<ClientMessage, ServerMessage> {
 
 /// Like [`parse`], for a socket that knows the message types `known`.
 pub fn parse_among(text: &str, known: &[&str]) -> Result<ClientMessage, ServerMessage> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| ServerMessage::error("bad_json", format!("not JSON: {e}")))?;
     let expected = "expected an object {\"t\": type, \"d\": data, \"v\": version}";
-    if !value.is_object() {
+    let not_json =
+        |e: serde_json::Error| ServerMessage::error("bad_json", format!("not JSON: {e}"));
+    // Read straight into the envelope (no `Value` tree of the whole message first); only an
+    // object is one (serde would also read a struct from an array).
+    if !text.trim_start().starts_with('{') {
+        serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(not_json)?;
         return Err(ServerMessage::error("bad_message", expected));
     }
-    let message: ClientMessage = serde_json::from_value(value)
-        .map_err(|e| ServerMessage::error("bad_message", format!("{expected}: {e}")))?;
+    let message: ClientMessage = serde_json::from_str(text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => {
+            ServerMessage::error("bad_message", format!("{expected}: {e}"))
+        }
+        _ => not_json(e),
+    })?;
     if !known.contains(&message.t.as_str()) {
         return Err(ServerMessage::error(
             "unknown_type",
@@ -705,6 +712,10 @@ mod tests {
         assert_eq!(code("{not json"), "bad_json");
         assert_eq!(code(""), "bad_json");
         assert_eq!(code(r#"["t","ping"]"#), "bad_message");
+        assert_eq!(code(r#"  ["ping", null, null]"#), "bad_message");
+        assert_eq!(code("7"), "bad_message");
+        assert_eq!(code(r#"{"t":"ping"} x"#), "bad_json");
+        assert_eq!(code(r#"{"t":"#), "bad_json");
         assert_eq!(code(r#"{"d":1}"#), "bad_message");
         assert_eq!(code(r#"{"t":5}"#), "bad_message");
         assert_eq!(code(r#"{"t":"ping","v":-1}"#), "bad_message");
