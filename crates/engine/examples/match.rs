@@ -13,10 +13,12 @@
 //! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
 //! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`, `cont`), `/cont`
 //! adds the continuation history to the parameters so far (the game's default if none),
-//! `/seN` singular extensions from depth N,
+//! `/seN` singular extensions from depth N, `/qchecks` and `/extall` turn on a session-9
+//! feature ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
-//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
+//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/fit` (Xiangqi)
+//! with the table fitted to Fairy-Stockfish's scores (`xiangqi_eval::FSF_FIT`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
@@ -45,9 +47,14 @@ mod cref;
 mod fsf;
 
 enum Player {
-    /// A level: its recipe, its table, other search parameters, and whether it evaluates
-    /// with the hand-set parameters.
-    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, bool),
+    /// A level: its recipe, its table, other search parameters, and which evaluation
+    /// parameters it uses.
+    Level(
+        Recipe,
+        Box<TranspositionTable>,
+        Option<SearchParams>,
+        EvalChoice,
+    ),
     Random,
     Fsf {
         _child: Child,
@@ -89,7 +96,7 @@ impl Player {
             .unwrap_or_default()
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let (mut params, mut old, mut movetime) = (None, false, None);
+        let (mut params, mut eval, mut movetime) = (None, EvalChoice::InUse, None);
         for flag in parts {
             match flag {
                 _ if flag.starts_with("ms") => {
@@ -119,7 +126,8 @@ impl Player {
                         ..params.unwrap_or(default_params(variant))
                     })
                 }
-                "old" => old = true,
+                "old" => eval = EvalChoice::HandSet,
+                "fit" => eval = EvalChoice::Fit,
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);
                     params = Some(
@@ -127,7 +135,14 @@ impl Player {
                             .ok_or_else(|| format!("unknown suffix /{flag}"))?,
                     );
                 }
-                _ => return Err(format!("unknown suffix /{flag}")),
+                _ => {
+                    params = Some(
+                        params
+                            .unwrap_or(default_params(variant))
+                            .with(flag)
+                            .ok_or_else(|| format!("unknown suffix /{flag}"))?,
+                    )
+                }
             }
         }
         let mut recipe = level.recipe();
@@ -140,7 +155,7 @@ impl Player {
             recipe,
             Box::new(TranspositionTable::new(16)),
             params,
-            old,
+            eval,
         ))
     }
 
@@ -170,13 +185,13 @@ impl Player {
                 let moves = game.legal_moves();
                 Ok((moves[rng.below(moves.len())], None))
             }
-            Player::Level(recipe, tt, params, old) => {
+            Player::Level(recipe, tt, params, eval) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
-                set_hand_set::<P>(*old);
+                set_eval::<P>(*eval);
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
-                set_hand_set::<P>(false);
+                set_eval::<P>(EvalChoice::InUse);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
@@ -203,12 +218,28 @@ impl Player {
     }
 }
 
-/// Makes this thread evaluate `P` with its hand-set parameters (`false`: those in use).
-fn set_hand_set<P: EngineGame>(on: bool) {
+/// Which evaluation parameters a level uses.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum EvalChoice {
+    /// The game's `PARAMS`.
+    InUse,
+    /// The hand-set ones (`/old`).
+    HandSet,
+    /// Xiangqi's table fitted to Fairy-Stockfish's scores (`/fit`; elsewhere those in use).
+    Fit,
+}
+
+/// Makes this thread evaluate `P` with the parameters `choice` names.
+fn set_eval<P: EngineGame>(choice: EvalChoice) {
+    let old = choice == EvalChoice::HandSet;
     match P::VARIANT {
-        Variant::Makruk => makruk_eval::set_thread_params(on.then_some(makruk_eval::HAND_SET)),
-        Variant::Xiangqi => xiangqi_eval::set_thread_params(on.then_some(xiangqi_eval::HAND_SET)),
-        Variant::Checkers => checkers_eval::set_thread_params(on.then_some(checkers_eval::PARAMS)),
+        Variant::Makruk => makruk_eval::set_thread_params(old.then_some(makruk_eval::HAND_SET)),
+        Variant::Xiangqi => xiangqi_eval::set_thread_params(match choice {
+            EvalChoice::InUse => None,
+            EvalChoice::HandSet => Some(xiangqi_eval::HAND_SET),
+            EvalChoice::Fit => Some(xiangqi_eval::FSF_FIT),
+        }),
+        Variant::Checkers => checkers_eval::set_thread_params(old.then_some(checkers_eval::PARAMS)),
     }
 }
 
@@ -257,13 +288,15 @@ fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Re
             Some(w) if w == a_side => wins += 1,
             Some(_) => losses += 1,
         }
+        let moves: Vec<String> = game.replay().map(|(before, p)| before.uci(p.mv)).collect();
         eprintln!(
-            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses} final {}",
+            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses} final {} moves {}",
             g + 1,
             o.result(),
             game.ply(),
             o.reason,
-            game.position().fen()
+            game.position().fen(),
+            moves.join(" ")
         );
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;

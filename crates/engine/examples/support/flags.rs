@@ -26,7 +26,7 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
             },
             _ => f
                 .strip_prefix("no-")
-                .and_then(|feature| p.without(feature))
+                .map_or_else(|| p.with(f), |feature| p.without(feature))
                 .ok_or_else(|| format!("unknown SEARCH flag {f}"))?,
         };
     }

@@ -2,7 +2,7 @@
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
 //! (attackers near the palace against the advisors and elephants that guard it).
 
-use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role};
+use ttakji_rules::xiangqi::{Color, Move, Position, Role, Square};
 
 use crate::EngineGame;
 
@@ -36,6 +36,17 @@ pub struct Params {
     pub general_raised: i32,
     /// For the side to move.
     pub tempo: i32,
+    /// Horse by point, on top of the terms above: `rank * 5 + file`, the rank counted from
+    /// its own side (0..10) and the file from the nearer edge (0..5).
+    pub pst_horse: [i32; 50],
+    /// Chariot by point, as `pst_horse`.
+    pub pst_chariot: [i32; 50],
+    /// Cannon by point, as `pst_horse`.
+    pub pst_cannon: [i32; 50],
+    /// Soldier by point, as `pst_horse`.
+    pub pst_soldier: [i32; 50],
+    /// A cannon on the enemy General's file with 0, 1 or 2 pieces between them.
+    pub cannon_general_file: [i32; 3],
 }
 
 /// The parameters in use: Texel-tuned (`examples/texel.rs`) on 35 000 quiet positions from
@@ -56,6 +67,32 @@ pub const PARAMS: Params = Params {
     palace_pressure: 40,
     general_raised: 6,
     tempo: 4,
+    pst_horse: [0; 50],
+    pst_chariot: [0; 50],
+    pst_cannon: [0; 50],
+    pst_soldier: [0; 50],
+    cannon_general_file: [0; 3],
+};
+
+/// Fitted (`texel tune xiangqi FILE 30 100`, the point tables held at 0) to Fairy-Stockfish's
+/// scores (`texel label`, 10 000 nodes) of 8 334 positions from self-play and from hard's
+/// games against it: session 9's candidate (`match` suffix `/fit`), see docs/benchmarks.md.
+pub const FSF_FIT: Params = Params {
+    value: [0, 214, 150, 261, 1250, 792, 90],
+    soldier_crossed: 120,
+    soldier_rank: [0, 0, 0, 0, 0, -42, 46, 90, 90, 0],
+    soldier_center: 46,
+    file_center: [49, 31, 13, 31, 22, 5, 22],
+    advance: [0, -31, 35, 24, 21, -8, -10],
+    chariot_mobility: 11,
+    horse_mobility: 33,
+    cannon_crowd: 16,
+    horse_sparse: -11,
+    palace_pressure: -4,
+    general_raised: 51,
+    tempo: 49,
+    cannon_general_file: [45, 0, 45],
+    ..PARAMS
 };
 
 /// The hand-set starting values, kept to measure tuned parameters against
@@ -74,6 +111,11 @@ pub const HAND_SET: Params = Params {
     palace_pressure: 25,
     general_raised: 20,
     tempo: 10,
+    pst_horse: [0; 50],
+    pst_chariot: [0; 50],
+    pst_cannon: [0; 50],
+    pst_soldier: [0; 50],
+    cannon_general_file: [0; 3],
 };
 
 const HORSE_STEPS: [((i32, i32), (i32, i32)); 8] = [
@@ -87,11 +129,6 @@ const HORSE_STEPS: [((i32, i32), (i32, i32)); 8] = [
     ((-1, 0), (-2, -1)),
 ];
 
-#[inline]
-fn at(board: &[Option<Piece>; 90], f: i32, r: i32) -> Option<Option<Piece>> {
-    ((0..9).contains(&f) && (0..10).contains(&r)).then(|| board[(r * 9 + f) as usize])
-}
-
 /// Material of `color` without the General, at base values.
 pub fn material(pos: &Position, color: Color) -> i32 {
     pos.pieces()
@@ -101,31 +138,27 @@ pub fn material(pos: &Position, color: Color) -> i32 {
 }
 
 fn white_score(pos: &Position, p: &Params) -> i32 {
-    let mut board = [None; 90];
-    let mut n = 0i32;
-    for (sq, piece) in pos.pieces() {
-        board[sq.index()] = Some(piece);
-        n += 1;
-    }
+    let n = pos.occupied().count_ones() as i32;
+    let piece_at = |f: i32, r: i32| pos.piece_at(Square::new(f as u32, r as u32)?);
     let mut score = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut guards = [0i32; 2];
     for (sq, piece) in pos.pieces() {
-        let i = sq.index();
         let us = piece.color.index();
-        let f = (i % 9) as i32;
-        let r = (i / 9) as i32;
+        let f = sq.file() as i32;
+        let r = sq.rank() as i32;
         let rel = if piece.color == Color::Red { r } else { 9 - r };
-        let forward = if piece.color == Color::Red { 1 } else { -1 };
         let role = piece.role;
         let mut s = p.value[role as usize];
         s += p.file_center[role as usize] * (4 - (f - 4).abs());
         s += p.advance[role as usize] * rel.min(7);
         let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
+        let point = (rel * 5 + f.min(8 - f)) as usize;
         match role {
             Role::General => s -= p.general_raised * rel,
             Role::Advisor | Role::Elephant => guards[us] += 1,
             Role::Soldier => {
+                s += p.pst_soldier[point];
                 if rel >= 5 {
                     s += p.soldier_crossed + p.soldier_rank[rel as usize];
                     if (3..=5).contains(&f) {
@@ -137,20 +170,30 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 }
             }
             Role::Cannon => {
-                s += p.cannon_crowd * (n - 16);
+                s += p.cannon_crowd * (n - 16) + p.pst_cannon[point];
+                let g = pos.general(piece.color.other());
+                if g.file() as i32 == f {
+                    let (lo, hi) = (g.rank().min(r as u32), g.rank().max(r as u32));
+                    let between = u32::from(pos.file_occupancy(f as u32)) & ((1 << hi) - (2 << lo));
+                    if let Some(v) = p.cannon_general_file.get(between.count_ones() as usize) {
+                        s += v;
+                    }
+                }
                 if in_enemy_half_near_palace || (f == 4) {
                     attackers[us] += 1;
                 }
             }
             Role::Horse => {
-                s += p.horse_sparse * (16 - n);
+                s += p.horse_sparse * (16 - n) + p.pst_horse[point];
                 for ((lf, lr), (tf, tr)) in HORSE_STEPS {
-                    if at(&board, f + lf, r + lr) == Some(None) {
-                        if let Some(t) = at(&board, f + tf, r + tr) {
-                            if t.is_none_or(|x| x.color != piece.color) {
-                                s += p.horse_mobility;
-                            }
-                        }
+                    // A landing point on the board has its leg on the board too.
+                    let (tf, tr) = (f + tf, r + tr);
+                    if (0..9).contains(&tf)
+                        && (0..10).contains(&tr)
+                        && piece_at(f + lf, r + lr).is_none()
+                        && piece_at(tf, tr).is_none_or(|x| x.color != piece.color)
+                    {
+                        s += p.horse_mobility;
                     }
                 }
                 if in_enemy_half_near_palace {
@@ -158,23 +201,42 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 }
             }
             Role::Chariot => {
-                for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    let (mut cf, mut cr) = (f + df, r + dr);
-                    while let Some(t) = at(&board, cf, cr) {
-                        match t {
-                            None => s += p.chariot_mobility,
-                            Some(x) => {
-                                if x.color != piece.color {
-                                    s += p.chariot_mobility;
-                                }
-                                break;
-                            }
-                        }
-                        cf += df;
-                        cr += dr;
-                    }
+                // Empty points up to the first piece each way, and that piece if an enemy.
+                let enemy = |f: i32, r: i32| piece_at(f, r).is_some_and(|x| x.color != piece.color);
+                let mut reach = 0;
+                let rank = u32::from(pos.rank_occupancy(r as u32));
+                let file = u32::from(pos.file_occupancy(f as u32));
+                let (fu, ru) = (f as u32, r as u32);
+                let right = rank & !((2u32 << fu) - 1);
+                let left = rank & ((1u32 << fu) - 1);
+                let up = file & !((2u32 << ru) - 1);
+                let down = file & ((1u32 << ru) - 1);
+                if right == 0 {
+                    reach += 8 - f;
+                } else {
+                    let b = right.trailing_zeros() as i32;
+                    reach += b - f - 1 + i32::from(enemy(b, r));
                 }
-                if rel >= 4 || (forward != 0 && in_enemy_half_near_palace) {
+                if left == 0 {
+                    reach += f;
+                } else {
+                    let b = 31 - left.leading_zeros() as i32;
+                    reach += f - b - 1 + i32::from(enemy(b, r));
+                }
+                if up == 0 {
+                    reach += 9 - r;
+                } else {
+                    let b = up.trailing_zeros() as i32;
+                    reach += b - r - 1 + i32::from(enemy(f, b));
+                }
+                if down == 0 {
+                    reach += r;
+                } else {
+                    let b = 31 - down.leading_zeros() as i32;
+                    reach += r - b - 1 + i32::from(enemy(f, b));
+                }
+                s += p.chariot_mobility * reach + p.pst_chariot[point];
+                if rel >= 4 {
                     attackers[us] += 1;
                 }
             }
@@ -411,7 +473,17 @@ impl EngineGame for Position {
 }
 
 crate::eval::tunable!(Params {
-    arrays: [value, soldier_rank, file_center, advance],
+    arrays: [
+        value,
+        soldier_rank,
+        file_center,
+        advance,
+        pst_horse,
+        pst_chariot,
+        pst_cannon,
+        pst_soldier,
+        cannon_general_file
+    ],
     scalars: [
         soldier_crossed,
         soldier_center,
@@ -427,9 +499,136 @@ crate::eval::tunable!(Params {
 
 #[cfg(test)]
 mod tests {
-    use ttakji_rules::Position as _;
+    use ttakji_rules::{xiangqi::Piece, Position as _};
 
     use super::*;
+
+    fn at(board: &[Option<Piece>; 90], f: i32, r: i32) -> Option<Option<Piece>> {
+        ((0..9).contains(&f) && (0..10).contains(&r)).then(|| board[(r * 9 + f) as usize])
+    }
+
+    /// The evaluation before session 9's faster one, on a rebuilt mailbox: they must agree.
+    fn white_score_mailbox(pos: &Position, p: &Params) -> i32 {
+        let mut board = [None; 90];
+        let mut n = 0i32;
+        for (sq, piece) in pos.pieces() {
+            board[sq.index()] = Some(piece);
+            n += 1;
+        }
+        let mut score = [0i32; 2];
+        let mut attackers = [0i32; 2];
+        let mut guards = [0i32; 2];
+        for (sq, piece) in pos.pieces() {
+            let i = sq.index();
+            let us = piece.color.index();
+            let f = (i % 9) as i32;
+            let r = (i / 9) as i32;
+            let rel = if piece.color == Color::Red { r } else { 9 - r };
+            let forward = if piece.color == Color::Red { 1 } else { -1 };
+            let role = piece.role;
+            let mut s = p.value[role as usize];
+            s += p.file_center[role as usize] * (4 - (f - 4).abs());
+            s += p.advance[role as usize] * rel.min(7);
+            let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
+            match role {
+                Role::General => s -= p.general_raised * rel,
+                Role::Advisor | Role::Elephant => guards[us] += 1,
+                Role::Soldier => {
+                    if rel >= 5 {
+                        s += p.soldier_crossed + p.soldier_rank[rel as usize];
+                        if (3..=5).contains(&f) {
+                            s += p.soldier_center;
+                        }
+                        if in_enemy_half_near_palace {
+                            attackers[us] += 1;
+                        }
+                    }
+                }
+                Role::Cannon => {
+                    s += p.cannon_crowd * (n - 16);
+                    if in_enemy_half_near_palace || (f == 4) {
+                        attackers[us] += 1;
+                    }
+                }
+                Role::Horse => {
+                    s += p.horse_sparse * (16 - n);
+                    for ((lf, lr), (tf, tr)) in HORSE_STEPS {
+                        if at(&board, f + lf, r + lr) == Some(None) {
+                            if let Some(t) = at(&board, f + tf, r + tr) {
+                                if t.is_none_or(|x| x.color != piece.color) {
+                                    s += p.horse_mobility;
+                                }
+                            }
+                        }
+                    }
+                    if in_enemy_half_near_palace {
+                        attackers[us] += 1;
+                    }
+                }
+                Role::Chariot => {
+                    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        let (mut cf, mut cr) = (f + df, r + dr);
+                        while let Some(t) = at(&board, cf, cr) {
+                            match t {
+                                None => s += p.chariot_mobility,
+                                Some(x) => {
+                                    if x.color != piece.color {
+                                        s += p.chariot_mobility;
+                                    }
+                                    break;
+                                }
+                            }
+                            cf += df;
+                            cr += dr;
+                        }
+                    }
+                    if rel >= 4 || (forward != 0 && in_enemy_half_near_palace) {
+                        attackers[us] += 1;
+                    }
+                }
+            }
+            score[us] += s;
+        }
+        for us in 0..2 {
+            let them = 1 - us;
+            let pressure = (attackers[them] * 2 - guards[us]).max(0);
+            score[us] -= p.palace_pressure * pressure * attackers[them] / 2;
+        }
+        score[0] - score[1]
+    }
+
+    #[test]
+    fn the_fast_evaluation_agrees_with_the_mailbox_one() {
+        let mut rng = crate::Rng::new(9);
+        for game in 0..200 {
+            let mut pos = Position::startpos();
+            for _ in 0..(20 + game % 120) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                // The mailbox version has no point tables or cannon-file term.
+                for p in [PARAMS, HAND_SET] {
+                    let p = Params {
+                        pst_horse: [0; 50],
+                        pst_chariot: [0; 50],
+                        pst_cannon: [0; 50],
+                        pst_soldier: [0; 50],
+                        cannon_general_file: [0; 3],
+                        ..p
+                    };
+                    assert_eq!(
+                        white_score(&pos, &p),
+                        white_score_mailbox(&pos, &p),
+                        "{}",
+                        pos.fen()
+                    );
+                }
+            }
+        }
+    }
 
     fn see_of(fen: &str, m: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("FEN");
