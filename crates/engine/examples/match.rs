@@ -13,18 +13,18 @@
 //! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
 //! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`, `cont`), `/cont`
 //! adds the continuation history to the parameters so far (the game's default if none),
-//! `/seN` singular extensions from depth N, `/qchecks` and `/extall` turn on a session-9
-//! feature ([`ttakji_engine::SearchParams::with`]),
+//! `/seN` singular extensions from depth N, `/qchecks`, `/extall` and `/partial` turn one
+//! feature on over the parameters so far ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
-//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/fit` (Xiangqi)
-//! with the table fitted to Fairy-Stockfish's scores (`xiangqi_eval::FSF_FIT`); or `random`, or
+//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
 //! line protocol described in `support/cref.rs`: the initial PDN FEN and the moves played go
 //! out, a move with every landing square comes back and must be legal; checkers only).
-//! Games come in pairs from the same opening (two random plies) with colours swapped.
+//! Games come in pairs from the same opening (two random plies) with colours swapped. Each
+//! game's line on stderr ends with its moves (UCI), for replaying lost games.
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -47,14 +47,9 @@ mod cref;
 mod fsf;
 
 enum Player {
-    /// A level: its recipe, its table, other search parameters, and which evaluation
-    /// parameters it uses.
-    Level(
-        Recipe,
-        Box<TranspositionTable>,
-        Option<SearchParams>,
-        EvalChoice,
-    ),
+    /// A level: its recipe, its table, other search parameters, and whether it evaluates
+    /// with the hand-set parameters.
+    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, bool),
     Random,
     Fsf {
         _child: Child,
@@ -96,7 +91,7 @@ impl Player {
             .unwrap_or_default()
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let (mut params, mut eval, mut movetime) = (None, EvalChoice::InUse, None);
+        let (mut params, mut old, mut movetime) = (None, false, None);
         for flag in parts {
             match flag {
                 _ if flag.starts_with("ms") => {
@@ -126,8 +121,7 @@ impl Player {
                         ..params.unwrap_or(default_params(variant))
                     })
                 }
-                "old" => eval = EvalChoice::HandSet,
-                "fit" => eval = EvalChoice::Fit,
+                "old" => old = true,
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);
                     params = Some(
@@ -155,7 +149,7 @@ impl Player {
             recipe,
             Box::new(TranspositionTable::new(16)),
             params,
-            eval,
+            old,
         ))
     }
 
@@ -185,13 +179,13 @@ impl Player {
                 let moves = game.legal_moves();
                 Ok((moves[rng.below(moves.len())], None))
             }
-            Player::Level(recipe, tt, params, eval) => {
+            Player::Level(recipe, tt, params, old) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
-                set_eval::<P>(*eval);
+                set_hand_set::<P>(*old);
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
-                set_eval::<P>(EvalChoice::InUse);
+                set_hand_set::<P>(false);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
@@ -218,28 +212,12 @@ impl Player {
     }
 }
 
-/// Which evaluation parameters a level uses.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum EvalChoice {
-    /// The game's `PARAMS`.
-    InUse,
-    /// The hand-set ones (`/old`).
-    HandSet,
-    /// Xiangqi's table fitted to Fairy-Stockfish's scores (`/fit`; elsewhere those in use).
-    Fit,
-}
-
-/// Makes this thread evaluate `P` with the parameters `choice` names.
-fn set_eval<P: EngineGame>(choice: EvalChoice) {
-    let old = choice == EvalChoice::HandSet;
+/// Makes this thread evaluate `P` with its hand-set parameters (`false`: those in use).
+fn set_hand_set<P: EngineGame>(on: bool) {
     match P::VARIANT {
-        Variant::Makruk => makruk_eval::set_thread_params(old.then_some(makruk_eval::HAND_SET)),
-        Variant::Xiangqi => xiangqi_eval::set_thread_params(match choice {
-            EvalChoice::InUse => None,
-            EvalChoice::HandSet => Some(xiangqi_eval::HAND_SET),
-            EvalChoice::Fit => Some(xiangqi_eval::FSF_FIT),
-        }),
-        Variant::Checkers => checkers_eval::set_thread_params(old.then_some(checkers_eval::PARAMS)),
+        Variant::Makruk => makruk_eval::set_thread_params(on.then_some(makruk_eval::HAND_SET)),
+        Variant::Xiangqi => xiangqi_eval::set_thread_params(on.then_some(xiangqi_eval::HAND_SET)),
+        Variant::Checkers => checkers_eval::set_thread_params(on.then_some(checkers_eval::PARAMS)),
     }
 }
 

@@ -237,9 +237,12 @@ pub struct SearchParams {
     /// Whether an aborted iteration's best root move (found and fully searched before the
     /// time ran out) is played instead of the last completed iteration's (one line only).
     pub partial_root: bool,
-    /// Whether the first quiescence ply also tries the quiet moves that give check.
+    /// Whether the first quiescence ply also tries the quiet moves that give check (every
+    /// move is generated there, and each quiet one played to see whether it checks). Off:
+    /// in Xiangqi it scored 26.4 % over 108 games against Fairy-Stockfish, the search without
+    /// it 26.2 % over 103 at the same time (session 9).
     pub qs_checks: bool,
-    /// Whether checks are extended at any ply (else only in the first two root depths' plies).
+    /// Whether checks are extended at any ply (else only within twice the iteration's depth).
     pub check_ext_all: bool,
 }
 
@@ -1180,6 +1183,42 @@ mod tests {
             );
             set_thread_search_params(None);
             assert_eq!(r.expect("a move").score, Score::Mate(1), "{base:?}");
+        }
+    }
+
+    #[test]
+    fn quiet_checks_in_quiescence_keep_the_mates() {
+        // The two mates of `singular_extensions_keep_the_mates`, with the session-9 switches.
+        let makruk =
+            Game::<ttakji_rules::makruk::Position>::from_fen("2k5/8/8/2K5/8/8/8/7R w - - 0 1")
+                .expect("FEN");
+        let xiangqi = Game::<ttakji_rules::xiangqi::Position>::from_fen(
+            "3k5/9/3P5/9/9/9/9/9/9/4K3R w - - 0 1",
+        )
+        .expect("FEN");
+        let stop = AtomicBool::new(false);
+        for base in [SEARCH_PARAMS, XIANGQI_SEARCH] {
+            let p = base.with("qchecks").and_then(|p| p.with("extall"));
+            set_thread_search_params(p);
+            let mut tt = TranspositionTable::new(4);
+            let r = search(
+                &mut tt,
+                &makruk,
+                &SearchLimits::depth(7),
+                &stop,
+                &mut |_| {},
+            );
+            assert_eq!(r.expect("a move").score, Score::Mate(3), "{p:?}");
+            let mut tt = TranspositionTable::new(4);
+            let r = search(
+                &mut tt,
+                &xiangqi,
+                &SearchLimits::depth(5),
+                &stop,
+                &mut |_| {},
+            );
+            set_thread_search_params(None);
+            assert_eq!(r.expect("a move").score, Score::Mate(1), "{p:?}");
         }
     }
 

@@ -36,17 +36,6 @@ pub struct Params {
     pub general_raised: i32,
     /// For the side to move.
     pub tempo: i32,
-    /// Horse by point, on top of the terms above: `rank * 5 + file`, the rank counted from
-    /// its own side (0..10) and the file from the nearer edge (0..5).
-    pub pst_horse: [i32; 50],
-    /// Chariot by point, as `pst_horse`.
-    pub pst_chariot: [i32; 50],
-    /// Cannon by point, as `pst_horse`.
-    pub pst_cannon: [i32; 50],
-    /// Soldier by point, as `pst_horse`.
-    pub pst_soldier: [i32; 50],
-    /// A cannon on the enemy General's file with 0, 1 or 2 pieces between them.
-    pub cannon_general_file: [i32; 3],
 }
 
 /// The parameters in use: Texel-tuned (`examples/texel.rs`) on 35 000 quiet positions from
@@ -67,32 +56,6 @@ pub const PARAMS: Params = Params {
     palace_pressure: 40,
     general_raised: 6,
     tempo: 4,
-    pst_horse: [0; 50],
-    pst_chariot: [0; 50],
-    pst_cannon: [0; 50],
-    pst_soldier: [0; 50],
-    cannon_general_file: [0; 3],
-};
-
-/// Fitted (`texel tune xiangqi FILE 30 100`, the point tables held at 0) to Fairy-Stockfish's
-/// scores (`texel label`, 10 000 nodes) of 8 334 positions from self-play and from hard's
-/// games against it: session 9's candidate (`match` suffix `/fit`), see docs/benchmarks.md.
-pub const FSF_FIT: Params = Params {
-    value: [0, 214, 150, 261, 1250, 792, 90],
-    soldier_crossed: 120,
-    soldier_rank: [0, 0, 0, 0, 0, -42, 46, 90, 90, 0],
-    soldier_center: 46,
-    file_center: [49, 31, 13, 31, 22, 5, 22],
-    advance: [0, -31, 35, 24, 21, -8, -10],
-    chariot_mobility: 11,
-    horse_mobility: 33,
-    cannon_crowd: 16,
-    horse_sparse: -11,
-    palace_pressure: -4,
-    general_raised: 51,
-    tempo: 49,
-    cannon_general_file: [45, 0, 45],
-    ..PARAMS
 };
 
 /// The hand-set starting values, kept to measure tuned parameters against
@@ -111,11 +74,6 @@ pub const HAND_SET: Params = Params {
     palace_pressure: 25,
     general_raised: 20,
     tempo: 10,
-    pst_horse: [0; 50],
-    pst_chariot: [0; 50],
-    pst_cannon: [0; 50],
-    pst_soldier: [0; 50],
-    cannon_general_file: [0; 3],
 };
 
 const HORSE_STEPS: [((i32, i32), (i32, i32)); 8] = [
@@ -153,12 +111,10 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         s += p.file_center[role as usize] * (4 - (f - 4).abs());
         s += p.advance[role as usize] * rel.min(7);
         let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
-        let point = (rel * 5 + f.min(8 - f)) as usize;
         match role {
             Role::General => s -= p.general_raised * rel,
             Role::Advisor | Role::Elephant => guards[us] += 1,
             Role::Soldier => {
-                s += p.pst_soldier[point];
                 if rel >= 5 {
                     s += p.soldier_crossed + p.soldier_rank[rel as usize];
                     if (3..=5).contains(&f) {
@@ -170,21 +126,13 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 }
             }
             Role::Cannon => {
-                s += p.cannon_crowd * (n - 16) + p.pst_cannon[point];
-                let g = pos.general(piece.color.other());
-                if g.file() as i32 == f {
-                    let (lo, hi) = (g.rank().min(r as u32), g.rank().max(r as u32));
-                    let between = u32::from(pos.file_occupancy(f as u32)) & ((1 << hi) - (2 << lo));
-                    if let Some(v) = p.cannon_general_file.get(between.count_ones() as usize) {
-                        s += v;
-                    }
-                }
+                s += p.cannon_crowd * (n - 16);
                 if in_enemy_half_near_palace || (f == 4) {
                     attackers[us] += 1;
                 }
             }
             Role::Horse => {
-                s += p.horse_sparse * (16 - n) + p.pst_horse[point];
+                s += p.horse_sparse * (16 - n);
                 for ((lf, lr), (tf, tr)) in HORSE_STEPS {
                     // A landing point on the board has its leg on the board too.
                     let (tf, tr) = (f + tf, r + tr);
@@ -235,7 +183,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                     let b = 31 - down.leading_zeros() as i32;
                     reach += r - b - 1 + i32::from(enemy(f, b));
                 }
-                s += p.chariot_mobility * reach + p.pst_chariot[point];
+                s += p.chariot_mobility * reach;
                 if rel >= 4 {
                     attackers[us] += 1;
                 }
@@ -473,17 +421,7 @@ impl EngineGame for Position {
 }
 
 crate::eval::tunable!(Params {
-    arrays: [
-        value,
-        soldier_rank,
-        file_center,
-        advance,
-        pst_horse,
-        pst_chariot,
-        pst_cannon,
-        pst_soldier,
-        cannon_general_file
-    ],
+    arrays: [value, soldier_rank, file_center, advance],
     scalars: [
         soldier_crossed,
         soldier_center,
@@ -609,16 +547,7 @@ mod tests {
                     break;
                 }
                 pos.play_unchecked(moves[rng.below(moves.len())]);
-                // The mailbox version has no point tables or cannon-file term.
                 for p in [PARAMS, HAND_SET] {
-                    let p = Params {
-                        pst_horse: [0; 50],
-                        pst_chariot: [0; 50],
-                        pst_cannon: [0; 50],
-                        pst_soldier: [0; 50],
-                        cannon_general_file: [0; 3],
-                        ..p
-                    };
                     assert_eq!(
                         white_score(&pos, &p),
                         white_score_mailbox(&pos, &p),
