@@ -287,9 +287,12 @@ pub const XIANGQI_PARAMS: SearchParams = SearchParams {
 
 /// Xiangqi's parameters: the session-4 search (see [`XIANGQI_PARAMS`]) with the
 /// continuation history, which took hard from 14.0 % to 20.0 % against Fairy-Stockfish
-/// (100 games each at 200 ms a move, together with session 7's faster move generation).
+/// (100 games each at 200 ms a move, together with session 7's faster move generation), and
+/// the partial root move (session 9: 32.1 % over 84 games against Fairy-Stockfish, the search
+/// without it 19.1 % over 81 at the same time; not yet confirmed, see docs/benchmarks.md).
 pub const XIANGQI_SEARCH: SearchParams = SearchParams {
     cont_history: true,
+    partial_root: true,
     ..S4_PARAMS
 };
 
