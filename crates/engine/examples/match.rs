@@ -13,7 +13,8 @@
 //! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
 //! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`, `cont`), `/cont`
 //! adds the continuation history to the parameters so far (the game's default if none),
-//! `/seN` singular extensions from depth N,
+//! `/seN` singular extensions from depth N, `/qchecks`, `/extall` and `/partial` turn one
+//! feature on over the parameters so far ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
@@ -22,7 +23,8 @@
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
 //! line protocol described in `support/cref.rs`: the initial PDN FEN and the moves played go
 //! out, a move with every landing square comes back and must be legal; checkers only).
-//! Games come in pairs from the same opening (two random plies) with colours swapped.
+//! Games come in pairs from the same opening (two random plies) with colours swapped. Each
+//! game's line on stderr ends with its moves (UCI), for replaying lost games.
 
 use std::{
     io::{BufRead, BufReader, Write},
@@ -127,7 +129,14 @@ impl Player {
                             .ok_or_else(|| format!("unknown suffix /{flag}"))?,
                     );
                 }
-                _ => return Err(format!("unknown suffix /{flag}")),
+                _ => {
+                    params = Some(
+                        params
+                            .unwrap_or(default_params(variant))
+                            .with(flag)
+                            .ok_or_else(|| format!("unknown suffix /{flag}"))?,
+                    )
+                }
             }
         }
         let mut recipe = level.recipe();
@@ -257,13 +266,15 @@ fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Re
             Some(w) if w == a_side => wins += 1,
             Some(_) => losses += 1,
         }
+        let moves: Vec<String> = game.replay().map(|(before, p)| before.uci(p.mv)).collect();
         eprintln!(
-            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses} final {}",
+            "game {}: {} ({} plies, {}) A {wins} D {draws} L {losses} final {} moves {}",
             g + 1,
             o.result(),
             game.ply(),
             o.reason,
-            game.position().fen()
+            game.position().fen(),
+            moves.join(" ")
         );
     }
     let score = (wins as f64 + draws as f64 / 2.0) / games.max(1) as f64;

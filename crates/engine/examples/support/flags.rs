@@ -1,8 +1,9 @@
 //! `SEARCH=flag,flag,…` for the examples that search one position at a time: `s4` (the
 //! session-4 parameters), `no-FEATURE` (one feature off, see
-//! [`ttakji_engine::SearchParams::without`]), `cont` (continuation history on) and `seN`
-//! (singular extensions from depth N), applied
-//! in order to the game's default parameters.
+//! [`ttakji_engine::SearchParams::without`]), `cont` (continuation history on), `seN`
+//! (singular extensions from depth N) and any feature [`ttakji_engine::SearchParams::with`]
+//! turns on (`qchecks`, `extall`, `partial`), applied in order to the game's default
+//! parameters.
 
 use ttakji_engine::{default_params, SearchParams, S4_PARAMS};
 use ttakji_rules::Variant;
@@ -26,7 +27,7 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
             },
             _ => f
                 .strip_prefix("no-")
-                .and_then(|feature| p.without(feature))
+                .map_or_else(|| p.with(f), |feature| p.without(feature))
                 .ok_or_else(|| format!("unknown SEARCH flag {f}"))?,
         };
     }

@@ -2,7 +2,7 @@
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
 //! (attackers near the palace against the advisors and elephants that guard it).
 
-use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role};
+use ttakji_rules::xiangqi::{Color, Move, Position, Role, Square};
 
 use crate::EngineGame;
 
@@ -87,11 +87,6 @@ const HORSE_STEPS: [((i32, i32), (i32, i32)); 8] = [
     ((-1, 0), (-2, -1)),
 ];
 
-#[inline]
-fn at(board: &[Option<Piece>; 90], f: i32, r: i32) -> Option<Option<Piece>> {
-    ((0..9).contains(&f) && (0..10).contains(&r)).then(|| board[(r * 9 + f) as usize])
-}
-
 /// Material of `color` without the General, at base values.
 pub fn material(pos: &Position, color: Color) -> i32 {
     pos.pieces()
@@ -101,22 +96,16 @@ pub fn material(pos: &Position, color: Color) -> i32 {
 }
 
 fn white_score(pos: &Position, p: &Params) -> i32 {
-    let mut board = [None; 90];
-    let mut n = 0i32;
-    for (sq, piece) in pos.pieces() {
-        board[sq.index()] = Some(piece);
-        n += 1;
-    }
+    let n = pos.occupied().count_ones() as i32;
+    let piece_at = |f: i32, r: i32| pos.piece_at(Square::new(f as u32, r as u32)?);
     let mut score = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut guards = [0i32; 2];
     for (sq, piece) in pos.pieces() {
-        let i = sq.index();
         let us = piece.color.index();
-        let f = (i % 9) as i32;
-        let r = (i / 9) as i32;
+        let f = sq.file() as i32;
+        let r = sq.rank() as i32;
         let rel = if piece.color == Color::Red { r } else { 9 - r };
-        let forward = if piece.color == Color::Red { 1 } else { -1 };
         let role = piece.role;
         let mut s = p.value[role as usize];
         s += p.file_center[role as usize] * (4 - (f - 4).abs());
@@ -145,12 +134,14 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             Role::Horse => {
                 s += p.horse_sparse * (16 - n);
                 for ((lf, lr), (tf, tr)) in HORSE_STEPS {
-                    if at(&board, f + lf, r + lr) == Some(None) {
-                        if let Some(t) = at(&board, f + tf, r + tr) {
-                            if t.is_none_or(|x| x.color != piece.color) {
-                                s += p.horse_mobility;
-                            }
-                        }
+                    // A landing point on the board has its leg on the board too.
+                    let (tf, tr) = (f + tf, r + tr);
+                    if (0..9).contains(&tf)
+                        && (0..10).contains(&tr)
+                        && piece_at(f + lf, r + lr).is_none()
+                        && piece_at(tf, tr).is_none_or(|x| x.color != piece.color)
+                    {
+                        s += p.horse_mobility;
                     }
                 }
                 if in_enemy_half_near_palace {
@@ -158,23 +149,42 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 }
             }
             Role::Chariot => {
-                for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    let (mut cf, mut cr) = (f + df, r + dr);
-                    while let Some(t) = at(&board, cf, cr) {
-                        match t {
-                            None => s += p.chariot_mobility,
-                            Some(x) => {
-                                if x.color != piece.color {
-                                    s += p.chariot_mobility;
-                                }
-                                break;
-                            }
-                        }
-                        cf += df;
-                        cr += dr;
-                    }
+                // Empty points up to the first piece each way, and that piece if an enemy.
+                let enemy = |f: i32, r: i32| piece_at(f, r).is_some_and(|x| x.color != piece.color);
+                let mut reach = 0;
+                let rank = u32::from(pos.rank_occupancy(r as u32));
+                let file = u32::from(pos.file_occupancy(f as u32));
+                let (fu, ru) = (f as u32, r as u32);
+                let right = rank & !((2u32 << fu) - 1);
+                let left = rank & ((1u32 << fu) - 1);
+                let up = file & !((2u32 << ru) - 1);
+                let down = file & ((1u32 << ru) - 1);
+                if right == 0 {
+                    reach += 8 - f;
+                } else {
+                    let b = right.trailing_zeros() as i32;
+                    reach += b - f - 1 + i32::from(enemy(b, r));
                 }
-                if rel >= 4 || (forward != 0 && in_enemy_half_near_palace) {
+                if left == 0 {
+                    reach += f;
+                } else {
+                    let b = 31 - left.leading_zeros() as i32;
+                    reach += f - b - 1 + i32::from(enemy(b, r));
+                }
+                if up == 0 {
+                    reach += 9 - r;
+                } else {
+                    let b = up.trailing_zeros() as i32;
+                    reach += b - r - 1 + i32::from(enemy(f, b));
+                }
+                if down == 0 {
+                    reach += r;
+                } else {
+                    let b = 31 - down.leading_zeros() as i32;
+                    reach += r - b - 1 + i32::from(enemy(f, b));
+                }
+                s += p.chariot_mobility * reach;
+                if rel >= 4 {
                     attackers[us] += 1;
                 }
             }
@@ -427,9 +437,127 @@ crate::eval::tunable!(Params {
 
 #[cfg(test)]
 mod tests {
-    use ttakji_rules::Position as _;
+    use ttakji_rules::{xiangqi::Piece, Position as _};
 
     use super::*;
+
+    fn at(board: &[Option<Piece>; 90], f: i32, r: i32) -> Option<Option<Piece>> {
+        ((0..9).contains(&f) && (0..10).contains(&r)).then(|| board[(r * 9 + f) as usize])
+    }
+
+    /// The evaluation before session 9's faster one, on a rebuilt mailbox: they must agree.
+    fn white_score_mailbox(pos: &Position, p: &Params) -> i32 {
+        let mut board = [None; 90];
+        let mut n = 0i32;
+        for (sq, piece) in pos.pieces() {
+            board[sq.index()] = Some(piece);
+            n += 1;
+        }
+        let mut score = [0i32; 2];
+        let mut attackers = [0i32; 2];
+        let mut guards = [0i32; 2];
+        for (sq, piece) in pos.pieces() {
+            let i = sq.index();
+            let us = piece.color.index();
+            let f = (i % 9) as i32;
+            let r = (i / 9) as i32;
+            let rel = if piece.color == Color::Red { r } else { 9 - r };
+            let forward = if piece.color == Color::Red { 1 } else { -1 };
+            let role = piece.role;
+            let mut s = p.value[role as usize];
+            s += p.file_center[role as usize] * (4 - (f - 4).abs());
+            s += p.advance[role as usize] * rel.min(7);
+            let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
+            match role {
+                Role::General => s -= p.general_raised * rel,
+                Role::Advisor | Role::Elephant => guards[us] += 1,
+                Role::Soldier => {
+                    if rel >= 5 {
+                        s += p.soldier_crossed + p.soldier_rank[rel as usize];
+                        if (3..=5).contains(&f) {
+                            s += p.soldier_center;
+                        }
+                        if in_enemy_half_near_palace {
+                            attackers[us] += 1;
+                        }
+                    }
+                }
+                Role::Cannon => {
+                    s += p.cannon_crowd * (n - 16);
+                    if in_enemy_half_near_palace || (f == 4) {
+                        attackers[us] += 1;
+                    }
+                }
+                Role::Horse => {
+                    s += p.horse_sparse * (16 - n);
+                    for ((lf, lr), (tf, tr)) in HORSE_STEPS {
+                        if at(&board, f + lf, r + lr) == Some(None) {
+                            if let Some(t) = at(&board, f + tf, r + tr) {
+                                if t.is_none_or(|x| x.color != piece.color) {
+                                    s += p.horse_mobility;
+                                }
+                            }
+                        }
+                    }
+                    if in_enemy_half_near_palace {
+                        attackers[us] += 1;
+                    }
+                }
+                Role::Chariot => {
+                    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        let (mut cf, mut cr) = (f + df, r + dr);
+                        while let Some(t) = at(&board, cf, cr) {
+                            match t {
+                                None => s += p.chariot_mobility,
+                                Some(x) => {
+                                    if x.color != piece.color {
+                                        s += p.chariot_mobility;
+                                    }
+                                    break;
+                                }
+                            }
+                            cf += df;
+                            cr += dr;
+                        }
+                    }
+                    if rel >= 4 || (forward != 0 && in_enemy_half_near_palace) {
+                        attackers[us] += 1;
+                    }
+                }
+            }
+            score[us] += s;
+        }
+        for us in 0..2 {
+            let them = 1 - us;
+            let pressure = (attackers[them] * 2 - guards[us]).max(0);
+            score[us] -= p.palace_pressure * pressure * attackers[them] / 2;
+        }
+        score[0] - score[1]
+    }
+
+    #[test]
+    fn the_fast_evaluation_agrees_with_the_mailbox_one() {
+        let mut rng = crate::Rng::new(9);
+        for game in 0..200 {
+            let mut pos = Position::startpos();
+            for _ in 0..(20 + game % 120) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                for p in [PARAMS, HAND_SET] {
+                    assert_eq!(
+                        white_score(&pos, &p),
+                        white_score_mailbox(&pos, &p),
+                        "{}",
+                        pos.fen()
+                    );
+                }
+            }
+        }
+    }
 
     fn see_of(fen: &str, m: &str) -> i32 {
         let pos = Position::from_fen(fen).expect("FEN");

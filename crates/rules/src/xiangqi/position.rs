@@ -96,6 +96,7 @@ impl Position {
     }
 
     /// The piece on a point.
+    #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         match self.board[sq.index()] {
             0 => None,
@@ -128,6 +129,24 @@ impl Position {
                 )
             })
         })
+    }
+
+    /// Every occupied point (bit = point index), for evaluations that count or scan.
+    #[inline]
+    pub const fn occupied(&self) -> u128 {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The occupied files of `rank` 0..10 (bit = file).
+    #[inline]
+    pub const fn rank_occupancy(&self, rank: u32) -> u16 {
+        self.rank_occ[rank as usize]
+    }
+
+    /// The occupied ranks of `file` 0..9 (bit = rank).
+    #[inline]
+    pub const fn file_occupancy(&self, file: u32) -> u16 {
+        self.file_occ[file as usize]
     }
 
     /// Where the General of `color` stands.
