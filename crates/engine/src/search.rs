@@ -1148,12 +1148,14 @@ mod tests {
         }
     }
 
-    #[test]
-    fn singular_extensions_keep_the_mates() {
-        // The Rua ending above (mate in 3) and a Xiangqi win in 1 (Ri10 mates, Ke2
-        // stalemates: the soldier holds d9, the facing Generals e10), searched deeper, with
-        // singular extensions
-        // from depth 2 so that the verification searches run at every inner node.
+    /// The Rua ending above (mate in 3) and a Xiangqi win in 1 (Ri10 mates, Ke2 stalemates:
+    /// the soldier holds d9, the facing Generals e10), searched to the given depths with each
+    /// game's parameters changed by `change`: both mates must still be found.
+    fn assert_mates_kept(
+        change: impl Fn(SearchParams) -> Option<SearchParams>,
+        makruk_depth: u32,
+        xiangqi_depth: u32,
+    ) {
         let makruk =
             Game::<ttakji_rules::makruk::Position>::from_fen("2k5/8/8/2K5/8/8/8/7R w - - 0 1")
                 .expect("FEN");
@@ -1163,51 +1165,13 @@ mod tests {
         .expect("FEN");
         let stop = AtomicBool::new(false);
         for base in [SEARCH_PARAMS, XIANGQI_SEARCH] {
-            set_thread_search_params(Some(SearchParams {
-                singular_depth: 2,
-                ..base
-            }));
-            let mut tt = TranspositionTable::new(4);
-            let r = search(
-                &mut tt,
-                &makruk,
-                &SearchLimits::depth(8),
-                &stop,
-                &mut |_| {},
-            );
-            assert_eq!(r.expect("a move").score, Score::Mate(3), "{base:?}");
-            let mut tt = TranspositionTable::new(4);
-            let r = search(
-                &mut tt,
-                &xiangqi,
-                &SearchLimits::depth(6),
-                &stop,
-                &mut |_| {},
-            );
-            set_thread_search_params(None);
-            assert_eq!(r.expect("a move").score, Score::Mate(1), "{base:?}");
-        }
-    }
-
-    #[test]
-    fn quiet_checks_in_quiescence_keep_the_mates() {
-        // The two mates of `singular_extensions_keep_the_mates`, with the session-9 switches.
-        let makruk =
-            Game::<ttakji_rules::makruk::Position>::from_fen("2k5/8/8/2K5/8/8/8/7R w - - 0 1")
-                .expect("FEN");
-        let xiangqi = Game::<ttakji_rules::xiangqi::Position>::from_fen(
-            "3k5/9/3P5/9/9/9/9/9/9/4K3R w - - 0 1",
-        )
-        .expect("FEN");
-        let stop = AtomicBool::new(false);
-        for base in [SEARCH_PARAMS, XIANGQI_SEARCH] {
-            let p = base.with("qchecks").and_then(|p| p.with("extall"));
+            let p = change(base);
             set_thread_search_params(p);
             let mut tt = TranspositionTable::new(4);
             let r = search(
                 &mut tt,
                 &makruk,
-                &SearchLimits::depth(7),
+                &SearchLimits::depth(makruk_depth),
                 &stop,
                 &mut |_| {},
             );
@@ -1216,13 +1180,39 @@ mod tests {
             let r = search(
                 &mut tt,
                 &xiangqi,
-                &SearchLimits::depth(5),
+                &SearchLimits::depth(xiangqi_depth),
                 &stop,
                 &mut |_| {},
             );
             set_thread_search_params(None);
             assert_eq!(r.expect("a move").score, Score::Mate(1), "{p:?}");
         }
+    }
+
+    #[test]
+    fn singular_extensions_keep_the_mates() {
+        // Singular extensions from depth 2, so that the verification searches run at every
+        // inner node; deeper than the plain search needs.
+        assert_mates_kept(
+            |base| {
+                Some(SearchParams {
+                    singular_depth: 2,
+                    ..base
+                })
+            },
+            8,
+            6,
+        );
+    }
+
+    #[test]
+    fn quiet_checks_in_quiescence_keep_the_mates() {
+        // The session-9 switches.
+        assert_mates_kept(
+            |base| base.with("qchecks").and_then(|p| p.with("extall")),
+            7,
+            5,
+        );
     }
 
     #[test]
