@@ -66,7 +66,7 @@ pub struct Opt {
     /// own. Fewer runtime threads wake each other less (a futex call and a context switch
     /// each time): on a 2-core machine, 9 000 games at a move per 2 s cost 73 µs of CPU a
     /// move on one runtime thread against 80–86 µs on two, with a lower p99; at full speed
-    /// two threads moved 8 % more (docs/benchmarks.md, session 9).
+    /// two threads moved 5–8 % more (docs/benchmarks.md, session 9).
     #[arg(long, env = "TTAKJI_WORKERS")]
     pub workers: Option<usize>,
 
