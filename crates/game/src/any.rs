@@ -47,12 +47,13 @@ fn play_uci<P: Rules>(
     if game.outcome().is_some() {
         return Err(GameError::Finished);
     }
-    let pos = game.position().clone();
-    let m = pos.parse_uci(uci)?;
+    let pos = game.position();
+    let m = pos.parse_uci_among(uci, game.legal_moves())?;
+    let (uci, san) = (pos.uci(m), pos.san(m));
     game.play(m, action)?;
     Ok(PlayedMove {
-        uci: pos.uci(m),
-        san: pos.san(m),
+        uci,
+        san,
         ply: game.ply(),
     })
 }

@@ -1,6 +1,6 @@
 //! [`Game`]: a start position, the moves played, and the result.
 
-use ttakji_rules::{FenError, MoveList, Side};
+use ttakji_rules::{FenError, MoveError, MoveList, Side};
 
 use crate::{CountAction, Counters, GameError, Outcome, Reason, Rules};
 
@@ -36,6 +36,10 @@ pub struct Game<P: Rules> {
     /// towards the ply limit and number the moves of records.
     start_ply: usize,
     outcome: Option<Outcome>,
+    /// The legal moves of `pos`, whatever the outcome: a live game reads them after every
+    /// move (for the players and to adjudicate) and checks the next move against them, so
+    /// they are generated once per position.
+    legal: Vec<P::Move>,
 }
 
 impl<P: Rules> Default for Game<P> {
@@ -65,7 +69,9 @@ impl<P: Rules> Game<P> {
             history: Vec::new(),
             start_ply,
             outcome: None,
+            legal: Vec::new(),
         };
+        game.refresh_legal();
         game.outcome = game.adjudicate(None);
         game
     }
@@ -129,12 +135,20 @@ impl<P: Rules> Game<P> {
     }
 
     /// The legal moves of the side to move (none once the game is over).
-    pub fn legal_moves(&self) -> MoveList<P::Move> {
-        let mut moves = MoveList::new();
+    pub fn legal_moves(&self) -> &[P::Move] {
         if self.outcome.is_none() {
-            self.pos.legal_moves(&mut moves);
+            &self.legal
+        } else {
+            &[]
         }
-        moves
+    }
+
+    /// Generates the legal moves of the current position again.
+    fn refresh_legal(&mut self) {
+        let mut moves = MoveList::new();
+        self.pos.legal_moves(&mut moves);
+        self.legal.clear();
+        self.legal.extend_from_slice(&moves);
     }
 
     /// Plays `m` with an optional count action. On error nothing changes.
@@ -142,9 +156,12 @@ impl<P: Rules> Game<P> {
         if self.outcome.is_some() {
             return Err(GameError::Finished);
         }
+        if !self.legal.contains(&m) {
+            return Err(MoveError::Illegal(self.pos.uci(m)).into());
+        }
         let before = &self.pos;
         let mut after = before.clone();
-        after.play(m)?;
+        after.play_unchecked(m);
         let mut state = self.state.clone();
         P::update(&mut state, before, m, &after, action)?;
         let state_before = std::mem::replace(&mut self.state, state);
@@ -157,6 +174,7 @@ impl<P: Rules> Game<P> {
             hash_before: before.zobrist(),
         });
         self.pos = after;
+        self.refresh_legal();
         let outcome = self.adjudicate(self.history.last().map(|p| &p.state_before));
         self.outcome = outcome;
         Ok(())
@@ -199,6 +217,7 @@ impl<P: Rules> Game<P> {
         );
         self.state = ply.state_before;
         self.outcome = None;
+        self.refresh_legal();
         Ok(ply.mv)
     }
 
@@ -207,9 +226,7 @@ impl<P: Rules> Game<P> {
         if self.outcome.is_some() {
             return false;
         }
-        let mut moves = MoveList::new();
-        self.pos.legal_moves(&mut moves);
-        moves.iter().any(|&m| {
+        self.legal.iter().any(|&m| {
             let mut after = self.pos.clone();
             after.play_unchecked(m);
             let mut state = self.state.clone();
@@ -254,7 +271,7 @@ impl<P: Rules> Game<P> {
     }
 
     fn adjudicate(&self, prev: Option<&P::State>) -> Option<Outcome> {
-        let has_moves = self.pos.count_legal_moves() > 0;
+        let has_moves = !self.legal.is_empty();
         if let Some(outcome) = P::adjudicate(&self.pos, &self.state, prev, has_moves) {
             return Some(outcome);
         }

@@ -199,7 +199,16 @@ pub trait Position: Clone + fmt::Debug + PartialEq + Eq + Send + Sync + 'static 
 
     /// Reads a move in engine notation (UCI as Fairy-Stockfish writes it; PDN numbers with
     /// every landing square for checkers) and resolves it against this position.
-    fn parse_uci(&self, s: &str) -> Result<Self::Move, MoveError>;
+    fn parse_uci(&self, s: &str) -> Result<Self::Move, MoveError> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        self.parse_uci_among(s, &moves)
+    }
+
+    /// [`Position::parse_uci`] against `legal`, which must be this position's legal moves as
+    /// [`Position::legal_moves`] gives them: for a caller that keeps them (a live game
+    /// reads and checks each move against the list it sent), one move generation less.
+    fn parse_uci_among(&self, s: &str, legal: &[Self::Move]) -> Result<Self::Move, MoveError>;
 
     /// Writes `m` in engine notation.
     fn uci(&self, m: Self::Move) -> String;

@@ -164,6 +164,7 @@ fn check_position(pos: &Position) {
     for &m in &moves {
         let uci = pos.uci(m);
         assert_eq!(pos.parse_uci(&uci), Ok(m), "{fen} {uci}");
+        assert_eq!(uci, m.to_string(), "{fen}: UCI as the move displays itself");
         let san = pos.san(m);
         assert!(sans.insert(san.clone()), "{fen}: SAN {san} not unique");
         assert_eq!(pos.parse_san(&san), Ok(m), "{fen} {san}");

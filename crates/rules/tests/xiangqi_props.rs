@@ -223,6 +223,11 @@ fn check_position(p: &Position) {
     let mut sans = Vec::new();
     for &m in &moves {
         assert_eq!(p.parse_uci(&p.uci(m)), Ok(m), "{fen}");
+        assert_eq!(
+            p.uci(m),
+            m.to_string(),
+            "{fen}: UCI as the move displays itself"
+        );
         let san = p.san(m);
         assert_eq!(p.parse_wxf(&san), Ok(m), "{fen}: {san}");
         sans.push(san);

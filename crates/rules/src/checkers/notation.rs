@@ -79,19 +79,26 @@ fn resolve(moves: &[Move], path: &[Square], capture: bool, text: &str) -> Result
 }
 
 /// Reads a PDN move (full or short form) legal in `pos`.
-pub(crate) fn parse(pos: &Position, s: &str) -> Result<Move, MoveError> {
+pub(crate) fn parse(s: &str, legal: &[Move]) -> Result<Move, MoveError> {
     let (path, capture) = syntax(s)?;
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    resolve(&moves, &path, capture, s)
+    resolve(legal, &path, capture, s)
 }
 
 fn join(squares: impl Iterator<Item = Square>, capture: bool) -> String {
-    let sep = if capture { "x" } else { "-" };
-    squares
-        .map(|sq| sq.number().to_string())
-        .collect::<Vec<_>>()
-        .join(sep)
+    // Pushed byte by byte: a live game writes every legal move of every position it sends.
+    let sep = if capture { 'x' } else { '-' };
+    let mut s = String::with_capacity(8);
+    for (i, sq) in squares.enumerate() {
+        if i > 0 {
+            s.push(sep);
+        }
+        let n = sq.number() as u8;
+        if n >= 10 {
+            s.push(char::from(b'0' + n / 10));
+        }
+        s.push(char::from(b'0' + n % 10));
+    }
+    s
 }
 
 /// Every landing square: `11-15`, `9x18x27`.

@@ -525,8 +525,8 @@ impl crate::Position for Position {
         m.is_capture() || self.kings & (1 << pad_index(m.from().index() as u32)) == 0
     }
 
-    fn parse_uci(&self, s: &str) -> Result<Move, MoveError> {
-        super::notation::parse(self, s)
+    fn parse_uci_among(&self, s: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        super::notation::parse(s, legal)
     }
 
     fn uci(&self, m: Move) -> String {

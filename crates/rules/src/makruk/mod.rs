@@ -133,12 +133,12 @@ impl crate::Position for Position {
             || self.piece_at(m.from()).map(|p| p.role) == Some(Role::Bia)
     }
 
-    fn parse_uci(&self, s: &str) -> Result<Move, MoveError> {
-        notation::parse_uci(self, s)
+    fn parse_uci_among(&self, s: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        notation::parse_uci(s, legal)
     }
 
     fn uci(&self, m: Move) -> String {
-        m.to_string()
+        notation::uci(m)
     }
 
     fn san(&self, m: Move) -> String {

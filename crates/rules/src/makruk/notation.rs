@@ -18,8 +18,22 @@ use super::{
 };
 use crate::{MoveError, MoveList};
 
-/// Reads a UCI move and finds it among the legal moves.
-pub(crate) fn parse_uci(pos: &Position, s: &str) -> Result<Move, MoveError> {
+/// Writes `m` in UCI (`b1c3`, `e5e6m`), pushed byte by byte: a live game writes every legal
+/// move of every position it sends, and `fmt` machinery was most of that time.
+pub(crate) fn uci(m: Move) -> String {
+    let mut s = String::with_capacity(5);
+    for sq in [m.from(), m.to()] {
+        s.push(sq.file_char());
+        s.push(sq.rank_char());
+    }
+    if m.is_promotion() {
+        s.push('m');
+    }
+    s
+}
+
+/// Reads a UCI move and finds it among `legal`, the legal moves.
+pub(crate) fn parse_uci(s: &str, legal: &[Move]) -> Result<Move, MoveError> {
     let b = s.as_bytes();
     let (from, to, promo) = match b {
         [f0, f1, t0, t1, rest @ ..] => {
@@ -37,9 +51,7 @@ pub(crate) fn parse_uci(pos: &Position, s: &str) -> Result<Move, MoveError> {
         }
         _ => return Err(MoveError::Syntax(s.to_owned())),
     };
-    let mut moves = MoveList::new();
-    pos.gen_moves(&mut moves);
-    moves
+    legal
         .iter()
         .copied()
         .find(|m| m.from() == from && m.to() == to && (m.is_promotion() || !promo))

@@ -14,11 +14,21 @@ use crate::{MoveError, MoveList, Position as _};
 
 /// Writes a move in UCI: origin then target point.
 pub(super) fn uci(m: Move) -> String {
-    m.to_string()
+    // Pushed byte by byte: a live game writes every legal move of every position it sends,
+    // and `fmt` machinery was most of that time.
+    let mut s = String::with_capacity(6);
+    for sq in [m.from(), m.to()] {
+        s.push(char::from(b'a' + sq.file() as u8));
+        match sq.rank() + 1 {
+            10 => s.push_str("10"),
+            r => s.push(char::from(b'0' + r as u8)),
+        }
+    }
+    s
 }
 
 /// Reads a UCI move and resolves it against the legal moves of `pos`.
-pub(super) fn parse_uci(pos: &Position, s: &str) -> Result<Move, MoveError> {
+pub(super) fn parse_uci(s: &str, legal: &[Move]) -> Result<Move, MoveError> {
     let b = s.as_bytes();
     let syntax = || MoveError::Syntax(s.to_owned());
     let (from, n) = Square::parse_prefix(b).ok_or_else(syntax)?;
@@ -30,9 +40,7 @@ pub(super) fn parse_uci(pos: &Position, s: &str) -> Result<Move, MoveError> {
         return Err(syntax());
     }
     let m = Move::new(from, to);
-    let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
-    if moves.contains(&m) {
+    if legal.contains(&m) {
         Ok(m)
     } else {
         Err(MoveError::Illegal(s.to_owned()))

@@ -565,8 +565,8 @@ impl crate::Position for Position {
         self.is_capture(m) || self.board[m.from().index()] & 7 == code(0, Role::Soldier)
     }
 
-    fn parse_uci(&self, s: &str) -> Result<Move, MoveError> {
-        super::notation::parse_uci(self, s)
+    fn parse_uci_among(&self, s: &str, legal: &[Move]) -> Result<Move, MoveError> {
+        super::notation::parse_uci(s, legal)
     }
 
     fn uci(&self, m: Move) -> String {
