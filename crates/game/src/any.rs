@@ -132,6 +132,31 @@ impl AnyGame {
         })
     }
 
+    /// The number of legal moves of the side to move (none once the game is over).
+    pub fn legal_count(&self) -> usize {
+        each!(self, g => g.legal_moves().len())
+    }
+
+    /// Calls `f` with each legal move of the side to move in engine notation (none once the
+    /// game is over), through one reused buffer rather than a string per move; stops at the
+    /// first error. Engine notation has only ASCII letters, digits, `x` and `-`.
+    pub fn try_for_each_legal<E>(&self, mut f: impl FnMut(&str) -> Result<(), E>) -> Result<(), E> {
+        fn each<P: Rules, E>(
+            g: &Game<P>,
+            f: &mut impl FnMut(&str) -> Result<(), E>,
+        ) -> Result<(), E> {
+            let pos = g.position();
+            let mut buf = String::with_capacity(16);
+            for &m in g.legal_moves() {
+                buf.clear();
+                pos.push_uci(m, &mut buf);
+                f(&buf)?;
+            }
+            Ok(())
+        }
+        each!(self, g => each(g, &mut f))
+    }
+
     /// Plays a move given in engine notation, with an optional Makruk count action.
     /// On error nothing changes.
     pub fn play_uci(

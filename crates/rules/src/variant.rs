@@ -211,7 +211,15 @@ pub trait Position: Clone + fmt::Debug + PartialEq + Eq + Send + Sync + 'static 
     fn parse_uci_among(&self, s: &str, legal: &[Self::Move]) -> Result<Self::Move, MoveError>;
 
     /// Writes `m` in engine notation.
-    fn uci(&self, m: Self::Move) -> String;
+    fn uci(&self, m: Self::Move) -> String {
+        let mut s = String::with_capacity(8);
+        self.push_uci(m, &mut s);
+        s
+    }
+
+    /// Appends `m` in engine notation to `out`: a live game writes every legal move of every
+    /// position it sends, without a string for each.
+    fn push_uci(&self, m: Self::Move, out: &mut String);
 
     /// Writes `m` (legal here) in the notation players read in move lists: SAN-style for
     /// Makruk, WXF for Xiangqi, PDN for checkers.

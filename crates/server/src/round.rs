@@ -25,8 +25,8 @@ use std::{
 };
 
 use crate::view::{
-    self, side_name, ClockView, CountersView, MakrukCountView, MoveEventView, MoveView, OffersView,
-    ResultView, SeatView, Sides, StateView, TimeView, You,
+    self, side_name, ClockView, CountersView, LegalView, MakrukCountView, MoveEventView, MoveView,
+    OffersView, ResultView, SeatView, Sides, StateView, TimeView, You,
 };
 use axum::extract::ws::Utf8Bytes;
 use rand::Rng;
@@ -430,6 +430,8 @@ pub struct Round {
     config: RoundConfig,
     row: Game,
     names: [String; 2],
+    /// The start position's FEN, written once: every state carries it.
+    initial_fen: String,
     game: AnyGame,
     /// The clock of timed games; `None` in untimed ones.
     clock: Option<Clock>,
@@ -556,6 +558,7 @@ impl Round {
             config,
             row,
             names,
+            initial_fen: game.initial_fen(),
             game,
             clock,
             draw_offer: None,
@@ -1348,11 +1351,7 @@ impl Round {
                 .map(|(uci, san)| MoveView { uci, san })
                 .collect()
         });
-        let legal = if self.status == GameStatus::Playing {
-            self.game.legal_moves()
-        } else {
-            Vec::new()
-        };
+        let legal = LegalView((self.status == GameStatus::Playing).then_some(&self.game));
         let result = match (self.status, self.game.outcome()) {
             (GameStatus::Finished | GameStatus::Aborted, Some(o)) => Some(ResultView {
                 result: o.result(),
@@ -1374,7 +1373,7 @@ impl Round {
                 second: seat(Side::Second),
             },
             you,
-            initial_fen: self.game.initial_fen(),
+            initial_fen: &self.initial_fen,
             fen,
             turn: side_name(self.game.turn()),
             ply: self.game.ply(),

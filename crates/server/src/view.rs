@@ -6,8 +6,9 @@
 //! rest of a move together. These views allocate only the strings the game itself makes (FEN,
 //! legal moves).
 
-use serde::Serialize;
+use serde::{ser::SerializeSeq, Serialize, Serializer};
 use serde_json::Value;
+use ttakji_game::AnyGame;
 use ttakji_store::Side;
 
 /// The name of a side in the protocol.
@@ -172,7 +173,7 @@ pub struct StateView<'a> {
     #[serde(skip_serializing_if = "You::is_omitted")]
     pub you: You,
     /// The starting position.
-    pub initial_fen: String,
+    pub initial_fen: &'a str,
     /// The position now.
     pub fen: &'a str,
     /// The side to move.
@@ -183,7 +184,7 @@ pub struct StateView<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves: Option<Vec<MoveView>>,
     /// The legal moves of the side to move, in engine notation.
-    pub legal: Vec<String>,
+    pub legal: LegalView<'a>,
     /// Whether the side to move is in check.
     pub check: bool,
     /// The counters under the board.
@@ -196,6 +197,20 @@ pub struct StateView<'a> {
     pub rematch: Option<&'a str>,
     /// The result, once over.
     pub result: Option<ResultView>,
+}
+
+/// The legal moves of a game being played (none for `None`), written straight from the
+/// game's own list: a state carries dozens, a string each was most of a move's allocations.
+pub struct LegalView<'a>(pub Option<&'a AnyGame>);
+
+impl Serialize for LegalView<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.0.map_or(0, AnyGame::legal_count)))?;
+        if let Some(game) = self.0 {
+            game.try_for_each_legal(|m| seq.serialize_element(m))?;
+        }
+        seq.end()
+    }
 }
 
 /// The data of a `move` event.

@@ -84,26 +84,32 @@ pub(crate) fn parse(s: &str, legal: &[Move]) -> Result<Move, MoveError> {
     resolve(legal, &path, capture, s)
 }
 
-fn join(squares: impl Iterator<Item = Square>, capture: bool) -> String {
-    // Pushed byte by byte: a live game writes every legal move of every position it sends.
+/// Appends the squares joined by `x` or `-`, byte by byte: a live game writes every legal
+/// move of every position it sends.
+fn join(squares: impl Iterator<Item = Square>, capture: bool, out: &mut String) {
     let sep = if capture { 'x' } else { '-' };
-    let mut s = String::with_capacity(8);
     for (i, sq) in squares.enumerate() {
         if i > 0 {
-            s.push(sep);
+            out.push(sep);
         }
         let n = sq.number() as u8;
         if n >= 10 {
-            s.push(char::from(b'0' + n / 10));
+            out.push(char::from(b'0' + n / 10));
         }
-        s.push(char::from(b'0' + n % 10));
+        out.push(char::from(b'0' + n % 10));
     }
-    s
+}
+
+/// Appends every landing square: `11-15`, `9x18x27`.
+pub(crate) fn push_full(m: Move, out: &mut String) {
+    join(m.path(), m.is_capture(), out);
 }
 
 /// Every landing square: `11-15`, `9x18x27`.
 pub(crate) fn write_full(m: Move) -> String {
-    join(m.path(), m.is_capture())
+    let mut s = String::with_capacity(8);
+    push_full(m, &mut s);
+    s
 }
 
 /// The shortest form that reads back to `m` in `pos`: `11-15`, `9x27`, or with the fewest
@@ -131,7 +137,9 @@ pub(crate) fn write_short(pos: &Position, m: Move) -> String {
         );
         path.push(m.to());
         if resolve(&moves, &path, true, "") == Ok(m) {
-            return join(path.into_iter(), true);
+            let mut s = String::with_capacity(8);
+            join(path.into_iter(), true, &mut s);
+            return s;
         }
     }
     write_full(m)

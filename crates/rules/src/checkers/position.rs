@@ -529,8 +529,8 @@ impl crate::Position for Position {
         super::notation::parse(s, legal)
     }
 
-    fn uci(&self, m: Move) -> String {
-        super::notation::write_full(m)
+    fn push_uci(&self, m: Move, out: &mut String) {
+        super::notation::push_full(m, out);
     }
 
     fn san(&self, m: Move) -> String {

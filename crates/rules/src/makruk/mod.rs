@@ -137,8 +137,8 @@ impl crate::Position for Position {
         notation::parse_uci(s, legal)
     }
 
-    fn uci(&self, m: Move) -> String {
-        notation::uci(m)
+    fn push_uci(&self, m: Move, out: &mut String) {
+        notation::push_uci(m, out);
     }
 
     fn san(&self, m: Move) -> String {

@@ -18,18 +18,16 @@ use super::{
 };
 use crate::{MoveError, MoveList};
 
-/// Writes `m` in UCI (`b1c3`, `e5e6m`), pushed byte by byte: a live game writes every legal
-/// move of every position it sends, and `fmt` machinery was most of that time.
-pub(crate) fn uci(m: Move) -> String {
-    let mut s = String::with_capacity(5);
+/// Appends `m` in UCI (`b1c3`, `e5e6m`) byte by byte: a live game writes every legal move
+/// of every position it sends, and `fmt` machinery was most of that time.
+pub(crate) fn push_uci(m: Move, out: &mut String) {
     for sq in [m.from(), m.to()] {
-        s.push(sq.file_char());
-        s.push(sq.rank_char());
+        out.push(sq.file_char());
+        out.push(sq.rank_char());
     }
     if m.is_promotion() {
-        s.push('m');
+        out.push('m');
     }
-    s
 }
 
 /// Reads a UCI move and finds it among `legal`, the legal moves.

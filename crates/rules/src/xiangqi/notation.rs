@@ -13,18 +13,16 @@ use super::{position::Position, Color, Move, Role, Square};
 use crate::{MoveError, MoveList, Position as _};
 
 /// Writes a move in UCI: origin then target point.
-pub(super) fn uci(m: Move) -> String {
-    // Pushed byte by byte: a live game writes every legal move of every position it sends,
-    // and `fmt` machinery was most of that time.
-    let mut s = String::with_capacity(6);
+pub(super) fn push_uci(m: Move, out: &mut String) {
+    // Byte by byte: a live game writes every legal move of every position it sends, and
+    // `fmt` machinery was most of that time.
     for sq in [m.from(), m.to()] {
-        s.push(char::from(b'a' + sq.file() as u8));
+        out.push(char::from(b'a' + sq.file() as u8));
         match sq.rank() + 1 {
-            10 => s.push_str("10"),
-            r => s.push(char::from(b'0' + r as u8)),
+            10 => out.push_str("10"),
+            r => out.push(char::from(b'0' + r as u8)),
         }
     }
-    s
 }
 
 /// Reads a UCI move and resolves it against the legal moves of `pos`.
@@ -71,7 +69,7 @@ fn digit(n: u32) -> char {
 pub(super) fn wxf(pos: &Position, m: Move) -> String {
     let (from, to) = (m.from(), m.to());
     let Some(piece) = pos.piece_at(from) else {
-        return uci(m);
+        return pos.uci(m);
     };
     let (us, role) = (piece.color, piece.role);
     let fnum = file_number(us, from.file());

@@ -569,8 +569,8 @@ impl crate::Position for Position {
         super::notation::parse_uci(s, legal)
     }
 
-    fn uci(&self, m: Move) -> String {
-        super::notation::uci(m)
+    fn push_uci(&self, m: Move, out: &mut String) {
+        super::notation::push_uci(m, out);
     }
 
     fn san(&self, m: Move) -> String {
