@@ -3,8 +3,8 @@
 //!
 //! A move is sent to every connection of a game; building it as a `serde_json::Value` tree
 //! (a map and a `String` key per field) and cloning that tree per connection cost more than the
-//! rest of a move together. These views allocate only the strings the game itself makes (FEN,
-//! legal moves).
+//! rest of a move together. These views allocate only the FEN the game writes; the legal moves
+//! go straight from the game's own list into the text.
 
 use serde::{ser::SerializeSeq, Serialize, Serializer};
 use serde_json::Value;
@@ -268,6 +268,7 @@ pub fn to_json<T: Serialize>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ttakji_rules::Variant;
 
     #[test]
     fn you_is_left_out_or_written() {
@@ -289,6 +290,17 @@ mod tests {
             }),
             r#"{"you":"second"}"#
         );
+    }
+
+    #[test]
+    fn legal_moves_are_written_as_the_game_lists_them() {
+        for variant in [Variant::Makruk, Variant::Xiangqi, Variant::Checkers] {
+            let game = AnyGame::new(variant);
+            let expected = serde_json::to_string(&game.legal_moves()).expect("json");
+            assert_eq!(to_json(&LegalView(Some(&game))), expected, "{variant}");
+            assert!(expected.len() > 20, "{variant}: {expected}");
+        }
+        assert_eq!(to_json(&LegalView(None)), "[]");
     }
 
     #[test]
