@@ -43,6 +43,10 @@ pub struct Params {
     pub king_hit: i32,
     /// King danger per missing Advisor or Elephant, when there are two attackers or more.
     pub king_guard_missing: i32,
+    /// King danger per check a piece could give next move, by role (a chariot or cannon
+    /// moving onto the General's file or rank, a horse to a checking point; whether the
+    /// point is guarded is not looked at). A piece with such a check is an attacker.
+    pub king_check: [i32; 7],
     /// For the side to move.
     pub tempo: i32,
 }
@@ -67,6 +71,7 @@ pub const PARAMS: Params = Params {
     king_attacker: [0; 7],
     king_hit: 0,
     king_guard_missing: 0,
+    king_check: [0; 7],
     tempo: 4,
 };
 
@@ -76,6 +81,12 @@ pub const KING_SAFETY: Params = Params {
     king_hit: 12,
     king_guard_missing: 10,
     ..PARAMS
+};
+
+/// [`KING_SAFETY`] with the checks a piece could give next move (session 10, `/ks2`).
+pub const KING_CHECKS: Params = Params {
+    king_check: [0, 0, 0, 40, 50, 40, 0],
+    ..KING_SAFETY
 };
 
 /// The most king danger counted (a penalty of `CAP² / 256` = 625 cp).
@@ -99,6 +110,7 @@ pub const HAND_SET: Params = Params {
     king_attacker: [0; 7],
     king_hit: 0,
     king_guard_missing: 0,
+    king_check: [0; 7],
     tempo: 10,
 };
 
@@ -187,6 +199,82 @@ fn lines(pos: &Position, f: i32, r: i32, palace: (i32, i32)) -> [Line; 2] {
     ]
 }
 
+/// Whether `x` lies in one of two inclusive ranges (`(1, 0)` is empty).
+#[inline(always)]
+fn in_ranges(ranges: &[(i32, i32); 2], x: i32) -> bool {
+    ranges.iter().any(|&(lo, hi)| lo <= x && x <= hi)
+}
+
+/// The points from which an enemy piece checks a General.
+struct CheckPoints {
+    /// The General's point.
+    at: (i32, i32),
+    /// Points a horse checks from (bit = point index), leg free.
+    horse: u128,
+    /// The empty points next to the General on its rank (files) and its file (ranks), one
+    /// range each way: a chariot checks from there.
+    chariot: [[(i32, i32); 2]; 2],
+    /// The empty points beyond the first piece each way on its rank and file, up to the
+    /// second piece: a cannon checks from there.
+    cannon: [[(i32, i32); 2]; 2],
+}
+
+impl CheckPoints {
+    fn new(pos: &Position, color: Color) -> CheckPoints {
+        let g = pos.general(color);
+        let (gf, gr) = (g.file() as i32, g.rank() as i32);
+        let mut horse = 0u128;
+        for ((lf, lr), (tf, tr)) in HORSE_STEPS {
+            // A horse on (hf, hr) jumps by (tf, tr) onto the General, its leg at (lf, lr).
+            let (hf, hr) = (gf - tf, gr - tr);
+            if (0..9).contains(&hf)
+                && (0..10).contains(&hr)
+                && Square::new((hf + lf) as u32, (hr + lr) as u32)
+                    .is_some_and(|leg| pos.piece_at(leg).is_none())
+            {
+                horse |= 1u128 << (hr * 9 + hf);
+            }
+        }
+        let mut chariot = [[(1, 0); 2]; 2];
+        let mut cannon = [[(1, 0); 2]; 2];
+        for (i, line) in lines(pos, gf, gr, (0, 0)).into_iter().enumerate() {
+            for (j, step) in [1, -1].into_iter().enumerate() {
+                let edge = if step > 0 { line.last } else { 0 };
+                let (first, second) = blockers(line.occ, line.at, step);
+                let ordered = |a: i32, b: i32| if step > 0 { (a, b) } else { (b, a) };
+                chariot[i][j] = ordered(line.at + step, first.map_or(edge, |b| b - step));
+                if let Some(b) = first {
+                    cannon[i][j] = ordered(b + step, second.map_or(edge, |c| c - step));
+                }
+            }
+        }
+        CheckPoints {
+            at: (gf, gr),
+            horse,
+            chariot,
+            cannon,
+        }
+    }
+
+    /// How many of the moves along a piece's rank and file (from (f, r) within the files
+    /// `rank_span` and the ranks `file_span`) land where `ranges` check from.
+    #[inline(always)]
+    fn line_checks(
+        &self,
+        ranges: &[[(i32, i32); 2]; 2],
+        (f, r): (i32, i32),
+        rank_span: (i32, i32),
+        file_span: (i32, i32),
+    ) -> i32 {
+        let (gf, gr) = self.at;
+        // Along the rank onto the General's file, along the file onto its rank.
+        i32::from(f != gf && rank_span.0 <= gf && gf <= rank_span.1 && in_ranges(&ranges[1], r))
+            + i32::from(
+                r != gr && file_span.0 <= gr && gr <= file_span.1 && in_ranges(&ranges[0], f),
+            )
+    }
+}
+
 fn white_score(pos: &Position, p: &Params) -> i32 {
     let n = pos.occupied().count_ones() as i32;
     let piece_at = |f: i32, r: i32| pos.piece_at(Square::new(f as u32, r as u32)?);
@@ -196,8 +284,13 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     // Pieces attacking the enemy palace, and their king danger.
     let mut king_attackers = [0i32; 2];
     let mut danger = [0i32; 2];
+    let check_points = [
+        CheckPoints::new(pos, Color::Red),
+        CheckPoints::new(pos, Color::Black),
+    ];
     for (sq, piece) in pos.pieces() {
         let us = piece.color.index();
+        let target = &check_points[1 - us];
         let f = sq.file() as i32;
         let r = sq.rank() as i32;
         let (rel, forward, palace) = if piece.color == Color::Red {
@@ -211,8 +304,9 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         s += p.file_center[role as usize] * (4 - (f - 4).abs());
         s += p.advance[role as usize] * rel.min(7);
         let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
-        // Points of the enemy palace this piece attacks.
+        // Points of the enemy palace this piece attacks, checks it could give.
         let mut hits = 0;
+        let mut checks = 0;
         match role {
             Role::General => s -= p.general_raised * rel,
             Role::Advisor | Role::Elephant => guards[us] += 1,
@@ -234,15 +328,25 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 if in_enemy_half_near_palace || (f == 4) {
                     attackers[us] += 1;
                 }
-                // A cannon attacks beyond its screen, up to the next piece.
-                for line in lines(pos, f, r, palace) {
+                // A cannon attacks beyond its screen, up to the next piece, and moves up to
+                // the screen.
+                let mut spans = [(0, 0); 2];
+                for (i, line) in lines(pos, f, r, palace).into_iter().enumerate() {
                     for step in [1, -1] {
-                        if let (Some(screen), next) = blockers(line.occ, line.at, step) {
-                            let end = next.unwrap_or(if step > 0 { line.last } else { 0 });
-                            hits += overlap(screen + step, end, step, line.palace);
+                        let edge = if step > 0 { line.last } else { 0 };
+                        let (first, next) = blockers(line.occ, line.at, step);
+                        let end = first.map_or(edge, |b| b - step);
+                        if step > 0 {
+                            spans[i].1 = end;
+                        } else {
+                            spans[i].0 = end;
+                        }
+                        if let Some(screen) = first {
+                            hits += overlap(screen + step, next.unwrap_or(edge), step, line.palace);
                         }
                     }
                 }
+                checks += target.line_checks(&target.cannon, (f, r), spans[0], spans[1]);
             }
             Role::Horse => {
                 s += p.horse_sparse * (16 - n);
@@ -255,6 +359,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                     {
                         if piece_at(tf, tr).is_none_or(|x| x.color != piece.color) {
                             s += p.horse_mobility;
+                            checks += i32::from((target.horse >> (tr * 9 + tf)) & 1 != 0);
                         }
                         hits += i32::from(in_palace(tf, tr));
                     }
@@ -266,6 +371,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             Role::Chariot => {
                 // Empty points up to the first piece each way, and that piece if an enemy.
                 let mut reach = 0;
+                let mut spans = [(0, 0); 2];
                 for (i, line) in lines(pos, f, r, palace).into_iter().enumerate() {
                     for step in [1, -1] {
                         let (first, _) = blockers(line.occ, line.at, step);
@@ -276,17 +382,25 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                         });
                         reach += (end - line.at).abs() - i32::from(own);
                         hits += overlap(line.at + step, end, step, line.palace);
+                        if step > 0 {
+                            spans[i].1 = end;
+                        } else {
+                            spans[i].0 = end;
+                        }
                     }
                 }
+                checks += target.line_checks(&target.chariot, (f, r), spans[0], spans[1]);
                 s += p.chariot_mobility * reach;
                 if rel >= 4 {
                     attackers[us] += 1;
                 }
             }
         }
-        if hits > 0 {
+        if hits > 0 || checks > 0 {
             king_attackers[us] += 1;
-            danger[us] += p.king_attacker[role as usize] + p.king_hit * hits;
+            danger[us] += p.king_attacker[role as usize]
+                + p.king_hit * hits
+                + p.king_check[role as usize] * checks;
         }
         score[us] += s;
     }
@@ -525,7 +639,14 @@ impl EngineGame for Position {
 }
 
 crate::eval::tunable!(Params {
-    arrays: [value, soldier_rank, file_center, advance],
+    arrays: [
+        value,
+        soldier_rank,
+        file_center,
+        advance,
+        king_attacker,
+        king_check
+    ],
     scalars: [
         soldier_crossed,
         soldier_center,
@@ -535,6 +656,8 @@ crate::eval::tunable!(Params {
         horse_sparse,
         palace_pressure,
         general_raised,
+        king_hit,
+        king_guard_missing,
         tempo
     ]
 });
@@ -576,6 +699,29 @@ mod tests {
             };
             let in_palace = |f: i32, r: i32| (3..=5).contains(&f) && palace.contains(&r);
             let mut hits = 0;
+            let mut checks = 0;
+            let g = pos.general(piece.color.other());
+            let (gf, gr) = (g.file() as i32, g.rank() as i32);
+            // Pieces strictly between (f, r) and the General, if on one line.
+            let between = |f: i32, r: i32| {
+                if f != gf && r != gr {
+                    return None;
+                }
+                let (df, dr) = ((gf - f).signum(), (gr - r).signum());
+                let (mut cf, mut cr, mut k) = (f + df, r + dr, 0);
+                while (cf, cr) != (gf, gr) {
+                    k += i32::from(board[(cr * 9 + cf) as usize].is_some());
+                    cf += df;
+                    cr += dr;
+                }
+                Some(k)
+            };
+            // A move from (f, r) to (tf, tr) that lands on the General's file off it, or on
+            // its rank off it, with `screens` pieces between.
+            let line_check = |tf: i32, tr: i32, screens: i32| {
+                let onto = (tf == gf && f != gf) || (tr == gr && r != gr);
+                i32::from(onto && between(tf, tr) == Some(screens))
+            };
             let role = piece.role;
             let mut s = p.value[role as usize];
             s += p.file_center[role as usize] * (4 - (f - 4).abs());
@@ -606,6 +752,9 @@ mod tests {
                         let (mut cf, mut cr) = (f + df, r + dr);
                         let mut screened = false;
                         while let Some(t) = at(&board, cf, cr) {
+                            if !screened && t.is_none() {
+                                checks += line_check(cf, cr, 1);
+                            }
                             if screened {
                                 hits += i32::from(in_palace(cf, cr));
                                 if t.is_some() {
@@ -627,6 +776,13 @@ mod tests {
                                 hits += i32::from(in_palace(f + tf, r + tr));
                                 if t.is_none_or(|x| x.color != piece.color) {
                                     s += p.horse_mobility;
+                                    let (hf, hr) = (f + tf, r + tr);
+                                    checks += i32::from(HORSE_STEPS.iter().any(
+                                        |&((lf, lr), (jf, jr))| {
+                                            (hf + jf, hr + jr) == (gf, gr)
+                                                && at(&board, hf + lf, hr + lr) == Some(None)
+                                        },
+                                    ));
                                 }
                             }
                         }
@@ -640,6 +796,9 @@ mod tests {
                         let (mut cf, mut cr) = (f + df, r + dr);
                         while let Some(t) = at(&board, cf, cr) {
                             hits += i32::from(in_palace(cf, cr));
+                            if t.is_none() {
+                                checks += line_check(cf, cr, 0);
+                            }
                             match t {
                                 None => s += p.chariot_mobility,
                                 Some(x) => {
@@ -658,9 +817,11 @@ mod tests {
                     }
                 }
             }
-            if hits > 0 {
+            if hits > 0 || checks > 0 {
                 king_attackers[us] += 1;
-                danger[us] += p.king_attacker[role as usize] + p.king_hit * hits;
+                danger[us] += p.king_attacker[role as usize]
+                    + p.king_hit * hits
+                    + p.king_check[role as usize] * checks;
             }
             score[us] += s;
         }
@@ -689,7 +850,7 @@ mod tests {
                     break;
                 }
                 pos.play_unchecked(moves[rng.below(moves.len())]);
-                for p in [PARAMS, HAND_SET, KING_SAFETY] {
+                for p in [PARAMS, HAND_SET, KING_SAFETY, KING_CHECKS] {
                     assert_eq!(
                         white_score(&pos, &p),
                         white_score_mailbox(&pos, &p),
@@ -714,6 +875,12 @@ mod tests {
         // The cannon on e5 attacks e8, e9 and the General over the screen on e7:
         // (30 + 3·12 + 40 + 3·12)² / 256 = 78.
         assert_eq!(danger("2bakab2/9/9/4p4/9/3RC4/9/9/9/3K5 b - - 0 1"), 78);
+        // The chariot on a9 attacks d9, e9 and f9 and can check from e9: with the horse on
+        // f6, (40 + 3·12 + 30 + 12)² / 256 = 54, and with the check (… + 50)² / 256 = 110.
+        let pos = Position::from_fen("2bakab2/R8/9/9/5N3/9/9/9/9/3K5 w - - 0 1").expect("FEN");
+        let base = white_score(&pos, &PARAMS);
+        assert_eq!(white_score(&pos, &KING_SAFETY) - base, 54);
+        assert_eq!(white_score(&pos, &KING_CHECKS) - base, 110);
     }
 
     fn see_of(fen: &str, m: &str) -> i32 {
