@@ -284,13 +284,20 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     // Pieces attacking the enemy palace, and their king danger.
     let mut king_attackers = [0i32; 2];
     let mut danger = [0i32; 2];
-    let check_points = [
-        CheckPoints::new(pos, Color::Red),
-        CheckPoints::new(pos, Color::Black),
-    ];
+    // The cannons' lines and the checking points only matter with king-danger weights.
+    let king_terms = p.king_hit != 0
+        || p.king_guard_missing != 0
+        || p.king_attacker != [0; 7]
+        || p.king_check != [0; 7];
+    let check_points = king_terms.then(|| {
+        [
+            CheckPoints::new(pos, Color::Red),
+            CheckPoints::new(pos, Color::Black),
+        ]
+    });
     for (sq, piece) in pos.pieces() {
         let us = piece.color.index();
-        let target = &check_points[1 - us];
+        let target = check_points.as_ref().map(|c| &c[1 - us]);
         let f = sq.file() as i32;
         let r = sq.rank() as i32;
         let (rel, forward, palace) = if piece.color == Color::Red {
@@ -330,23 +337,26 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 }
                 // A cannon attacks beyond its screen, up to the next piece, and moves up to
                 // the screen.
-                let mut spans = [(0, 0); 2];
-                for (i, line) in lines(pos, f, r, palace).into_iter().enumerate() {
-                    for step in [1, -1] {
-                        let edge = if step > 0 { line.last } else { 0 };
-                        let (first, next) = blockers(line.occ, line.at, step);
-                        let end = first.map_or(edge, |b| b - step);
-                        if step > 0 {
-                            spans[i].1 = end;
-                        } else {
-                            spans[i].0 = end;
-                        }
-                        if let Some(screen) = first {
-                            hits += overlap(screen + step, next.unwrap_or(edge), step, line.palace);
+                if let Some(target) = target {
+                    let mut spans = [(0, 0); 2];
+                    for (i, line) in lines(pos, f, r, palace).into_iter().enumerate() {
+                        for step in [1, -1] {
+                            let edge = if step > 0 { line.last } else { 0 };
+                            let (first, next) = blockers(line.occ, line.at, step);
+                            let end = first.map_or(edge, |b| b - step);
+                            if step > 0 {
+                                spans[i].1 = end;
+                            } else {
+                                spans[i].0 = end;
+                            }
+                            if let Some(screen) = first {
+                                let end = next.unwrap_or(edge);
+                                hits += overlap(screen + step, end, step, line.palace);
+                            }
                         }
                     }
+                    checks += target.line_checks(&target.cannon, (f, r), spans[0], spans[1]);
                 }
-                checks += target.line_checks(&target.cannon, (f, r), spans[0], spans[1]);
             }
             Role::Horse => {
                 s += p.horse_sparse * (16 - n);
@@ -359,7 +369,8 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                     {
                         if piece_at(tf, tr).is_none_or(|x| x.color != piece.color) {
                             s += p.horse_mobility;
-                            checks += i32::from((target.horse >> (tr * 9 + tf)) & 1 != 0);
+                            checks += target
+                                .map_or(0, |t| i32::from((t.horse >> (tr * 9 + tf)) & 1 != 0));
                         }
                         hits += i32::from(in_palace(tf, tr));
                     }
@@ -389,7 +400,9 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                         }
                     }
                 }
-                checks += target.line_checks(&target.chariot, (f, r), spans[0], spans[1]);
+                if let Some(t) = target {
+                    checks += t.line_checks(&t.chariot, (f, r), spans[0], spans[1]);
+                }
                 s += p.chariot_mobility * reach;
                 if rel >= 4 {
                     attackers[us] += 1;
