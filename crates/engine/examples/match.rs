@@ -19,7 +19,8 @@
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
-//! the checks a piece could give (`KING_CHECKS`); or `random`, or
+//! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
+//! (`KING_STRONG`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
@@ -130,6 +131,9 @@ impl Player {
                 "ks2" if variant == Variant::Xiangqi => {
                     eval = Eval::Xiangqi(&xiangqi_eval::KING_CHECKS)
                 }
+                "ks3" if variant == Variant::Xiangqi => {
+                    eval = Eval::Xiangqi(&xiangqi_eval::KING_STRONG)
+                }
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);
                     params = Some(
@@ -227,7 +231,7 @@ enum Eval {
     InUse,
     /// The hand-set ones (`/old`).
     HandSet,
-    /// Other Xiangqi parameters (`/ks`, `/ks2`).
+    /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`).
     Xiangqi(&'static xiangqi_eval::Params),
 }
 

@@ -89,6 +89,16 @@ pub const KING_CHECKS: Params = Params {
     ..KING_SAFETY
 };
 
+/// [`KING_CHECKS`] with every king-danger weight half as large again (the penalty 2.25
+/// times), to see whether the terms are too weak to matter (session 10, `/ks3`).
+pub const KING_STRONG: Params = Params {
+    king_attacker: [0, 0, 0, 45, 60, 45, 15],
+    king_hit: 18,
+    king_guard_missing: 15,
+    king_check: [0, 0, 0, 60, 75, 60, 0],
+    ..PARAMS
+};
+
 /// The most king danger counted (a penalty of `CAP² / 256` = 625 cp).
 pub const KING_DANGER_CAP: i32 = 400;
 
@@ -863,7 +873,7 @@ mod tests {
                     break;
                 }
                 pos.play_unchecked(moves[rng.below(moves.len())]);
-                for p in [PARAMS, HAND_SET, KING_SAFETY, KING_CHECKS] {
+                for p in [PARAMS, HAND_SET, KING_SAFETY, KING_CHECKS, KING_STRONG] {
                     assert_eq!(
                         white_score(&pos, &p),
                         white_score_mailbox(&pos, &p),
