@@ -17,7 +17,10 @@
 //! feature on over the parameters so far ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
-//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`); or `random`, or
+//! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
+//! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
+//! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
+//! (`KING_STRONG`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
@@ -47,9 +50,9 @@ mod cref;
 mod fsf;
 
 enum Player {
-    /// A level: its recipe, its table, other search parameters, and whether it evaluates
-    /// with the hand-set parameters.
-    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, bool),
+    /// A level: its recipe, its table, other search parameters, and the evaluation
+    /// parameters it uses instead of the game's.
+    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, Eval),
     Random,
     Fsf {
         _child: Child,
@@ -91,7 +94,7 @@ impl Player {
             .unwrap_or_default()
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let (mut params, mut old, mut movetime) = (None, false, None);
+        let (mut params, mut eval, mut movetime) = (None, Eval::InUse, None);
         for flag in parts {
             match flag {
                 _ if flag.starts_with("ms") => {
@@ -121,7 +124,16 @@ impl Player {
                         ..params.unwrap_or(default_params(variant))
                     })
                 }
-                "old" => old = true,
+                "old" => eval = Eval::HandSet,
+                "ks" if variant == Variant::Xiangqi => {
+                    eval = Eval::Xiangqi(&xiangqi_eval::KING_SAFETY)
+                }
+                "ks2" if variant == Variant::Xiangqi => {
+                    eval = Eval::Xiangqi(&xiangqi_eval::KING_CHECKS)
+                }
+                "ks3" if variant == Variant::Xiangqi => {
+                    eval = Eval::Xiangqi(&xiangqi_eval::KING_STRONG)
+                }
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);
                     params = Some(
@@ -149,7 +161,7 @@ impl Player {
             recipe,
             Box::new(TranspositionTable::new(16)),
             params,
-            old,
+            eval,
         ))
     }
 
@@ -179,13 +191,13 @@ impl Player {
                 let moves = game.legal_moves();
                 Ok((moves[rng.below(moves.len())], None))
             }
-            Player::Level(recipe, tt, params, old) => {
+            Player::Level(recipe, tt, params, eval) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
-                set_hand_set::<P>(*old);
+                set_eval::<P>(*eval);
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
-                set_hand_set::<P>(false);
+                set_eval::<P>(Eval::InUse);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
@@ -212,12 +224,28 @@ impl Player {
     }
 }
 
-/// Makes this thread evaluate `P` with its hand-set parameters (`false`: those in use).
-fn set_hand_set<P: EngineGame>(on: bool) {
+/// The evaluation parameters a level plays with.
+#[derive(Clone, Copy)]
+enum Eval {
+    /// The game's parameters in use.
+    InUse,
+    /// The hand-set ones (`/old`).
+    HandSet,
+    /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`).
+    Xiangqi(&'static xiangqi_eval::Params),
+}
+
+/// Makes this thread evaluate `P` with `eval`.
+fn set_eval<P: EngineGame>(eval: Eval) {
+    let old = matches!(eval, Eval::HandSet);
     match P::VARIANT {
-        Variant::Makruk => makruk_eval::set_thread_params(on.then_some(makruk_eval::HAND_SET)),
-        Variant::Xiangqi => xiangqi_eval::set_thread_params(on.then_some(xiangqi_eval::HAND_SET)),
-        Variant::Checkers => checkers_eval::set_thread_params(on.then_some(checkers_eval::PARAMS)),
+        Variant::Makruk => makruk_eval::set_thread_params(old.then_some(makruk_eval::HAND_SET)),
+        Variant::Xiangqi => xiangqi_eval::set_thread_params(match eval {
+            Eval::InUse => None,
+            Eval::HandSet => Some(xiangqi_eval::HAND_SET),
+            Eval::Xiangqi(p) => Some(*p),
+        }),
+        Variant::Checkers => checkers_eval::set_thread_params(old.then_some(checkers_eval::PARAMS)),
     }
 }
 
