@@ -56,6 +56,11 @@ pub struct LoadOpt {
     /// Length of the measured window, after every game is set up.
     #[arg(long, default_value_t = 20)]
     pub seconds: u64,
+    /// Also print the window's figures every this many seconds (0: only the whole window's),
+    /// so that a long window shows whether they drift: the games' first moves, their ends
+    /// and new games, the database growing.
+    #[arg(long, default_value_t = 0)]
+    pub report_every: u64,
     /// Games set up at once.
     #[arg(long, default_value_t = 32)]
     pub setup_concurrency: usize,
@@ -75,6 +80,10 @@ struct Shared {
     errors: AtomicU64,
     measuring: std::sync::atomic::AtomicBool,
     latency: Mutex<Histogram<u64>>,
+    /// The latencies since the last report (`--report-every`).
+    slice: Mutex<Histogram<u64>>,
+    /// Games finished since the last report.
+    slice_finished: AtomicU64,
 }
 
 impl Shared {
@@ -84,6 +93,9 @@ impl Shared {
             let micros = u64::try_from(sent.elapsed().as_micros()).unwrap_or(u64::MAX);
             self.moves.fetch_add(1, Ordering::Relaxed);
             if let Ok(mut h) = self.latency.lock() {
+                let _ = h.record(micros.max(1));
+            }
+            if let Ok(mut h) = self.slice.lock() {
                 let _ = h.record(micros.max(1));
             }
         }
@@ -99,6 +111,61 @@ fn pacer(interval: Option<Duration>, rng: &mut u64) -> Option<tokio::time::Inter
         t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         t
     })
+}
+
+/// Waits out the window of `seconds`; with `every` > 0, prints the figures of each `every`
+/// seconds of it: moves/s, latency, games that ended, and with a pid the server's CPU per move
+/// and RSS.
+async fn report_slices(
+    shared: &Shared,
+    pid: Option<u32>,
+    before: Option<(u64, u64)>,
+    seconds: u64,
+    every: u64,
+) -> anyhow::Result<()> {
+    if every == 0 {
+        tokio::time::sleep(Duration::from_secs(seconds)).await;
+        return Ok(());
+    }
+    let start = Instant::now();
+    let (mut moves0, mut cpu0) = (0, before.map(|b| b.0));
+    if let Ok(mut h) = shared.slice.lock() {
+        h.reset();
+    }
+    shared.slice_finished.store(0, Ordering::Relaxed);
+    let mut at = 0;
+    while at < seconds {
+        let step = every.min(seconds - at);
+        tokio::time::sleep_until((start + Duration::from_secs(at + step)).into()).await;
+        at += step;
+        let moves = shared.moves.load(Ordering::Relaxed);
+        let n = moves - moves0;
+        moves0 = moves;
+        let (p50, p99) = match shared.slice.lock() {
+            Ok(mut h) => {
+                let q = |q| h.value_at_quantile(q) as f64 / 1000.0;
+                let v = (q(0.5), q(0.99));
+                h.reset();
+                v
+            }
+            Err(_) => (f64::NAN, f64::NAN),
+        };
+        let finished = shared.slice_finished.swap(0, Ordering::Relaxed);
+        let mut line = format!(
+            "  {at:>4} s: {:.0} moves/s, latency ms p50 {p50:.2} p99 {p99:.2}, {finished} games ended",
+            n as f64 / step as f64
+        );
+        if let (Some(pid), Some(c0)) = (pid, cpu0) {
+            let (cpu, rss) = proc_usage(pid)?;
+            line.push_str(&format!(
+                ", server {:.1} µs per move, RSS {rss} KiB",
+                cpu.saturating_sub(c0) as f64 / n.max(1) as f64
+            ));
+            cpu0 = Some(cpu);
+        }
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// A server process the load test started; killed on drop.
@@ -433,6 +500,7 @@ async fn play(
         if legal.is_empty() {
             // Over: a new game between the same players.
             shared.games_finished.fetch_add(1, Ordering::Relaxed);
+            shared.slice_finished.fetch_add(1, Ordering::Relaxed);
             games += 1;
             let game = new_game(&http, &base, &a, &b, VARIANTS[(n + games) % 3]).await?;
             let (sockets, first) = seat(&base, &game, &a, &b).await?;
@@ -536,6 +604,8 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
         errors: AtomicU64::new(0),
         measuring: false.into(),
         latency: Mutex::new(Histogram::new_with_bounds(1, 60_000_000, 3)?),
+        slice: Mutex::new(Histogram::new_with_bounds(1, 60_000_000, 3)?),
+        slice_finished: AtomicU64::new(0),
     });
 
     // Set every game up first, a few at a time; each game's task then waits for the start.
@@ -600,7 +670,7 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
     let before = pid.map(proc_usage).transpose()?;
     shared.measuring.store(true, Ordering::Relaxed);
     let window = Instant::now();
-    tokio::time::sleep(Duration::from_secs(opt.seconds)).await;
+    report_slices(&shared, pid, before, opt.seconds, opt.report_every).await?;
     shared.measuring.store(false, Ordering::Relaxed);
     let secs = window.elapsed().as_secs_f64();
     let after = pid.map(proc_usage).transpose()?;
