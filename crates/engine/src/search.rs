@@ -246,7 +246,9 @@ pub struct SearchParams {
     pub check_ext_all: bool,
     /// Checks are extended only where this much depth is left or more (1: everywhere).
     /// Fairy-Stockfish extends them only above depth 6; in Xiangqi, where most moves near
-    /// the palace check, extending every one of them swells the tree.
+    /// the palace check, extending every one of them swells the tree. 1 by default: `/cx7`
+    /// cut Xiangqi's middle-game trees by 27 % at depth 10 but scored 23.5 % over 100 games
+    /// against Fairy-Stockfish, the default 26.0 % beside it (session 11).
     pub check_ext_depth: i32,
     /// Whether late-move reductions also apply to checks that are not extended
     /// ([`SearchParams::check_ext_depth`]), as in Fairy-Stockfish; else checks are never
