@@ -13,8 +13,9 @@
 //! ([`ttakji_engine::SEARCH_PARAMS`], Makruk's default) but one feature off
 //! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`, `cont`), `/cont`
 //! adds the continuation history to the parameters so far (the game's default if none),
-//! `/seN` singular extensions from depth N, `/qchecks`, `/extall` and `/partial` turn one
-//! feature on over the parameters so far ([`ttakji_engine::SearchParams::with`]),
+//! `/seN` singular extensions from depth N, `/qchecks`, `/extall`, `/partial`, `/cxN`
+//! (checks extended only from depth N on) and `/rchecks` (unextended checks reduced) change
+//! one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)

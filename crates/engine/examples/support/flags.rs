@@ -2,7 +2,7 @@
 //! session-4 parameters), `no-FEATURE` (one feature off, see
 //! [`ttakji_engine::SearchParams::without`]), `cont` (continuation history on), `seN`
 //! (singular extensions from depth N) and any feature [`ttakji_engine::SearchParams::with`]
-//! turns on (`qchecks`, `extall`, `partial`), applied in order to the game's default
+//! turns on (`qchecks`, `extall`, `partial`, `cxN`, `rchecks`), applied in order to the game's default
 //! parameters.
 
 use ttakji_engine::{default_params, SearchParams, S4_PARAMS};

@@ -214,6 +214,63 @@ fn lines(pos: &Position, f: i32, r: i32, palace: (i32, i32)) -> [Line; 2] {
     ]
 }
 
+/// One way along a [`Line`] from its piece.
+#[derive(Clone, Copy)]
+struct Way {
+    /// 1 towards higher indices, -1 towards lower ones.
+    step: i32,
+    /// The first and the second occupied index met.
+    first: Option<i32>,
+    second: Option<i32>,
+    /// The last index this way (the board's edge).
+    edge: i32,
+}
+
+impl Way {
+    /// The first piece met, or the edge: how far a chariot reaches (capturing included).
+    #[inline(always)]
+    fn reach(self) -> i32 {
+        self.first.unwrap_or(self.edge)
+    }
+
+    /// The last empty index before the first piece, or the edge: how far a move that may
+    /// not capture goes (the piece's own index when the next point is taken).
+    #[inline(always)]
+    fn free(self) -> i32 {
+        self.first.map_or(self.edge, |b| b - self.step)
+    }
+
+    /// `(lo, hi)` of the indices from `a` to `b` walked this way.
+    #[inline(always)]
+    fn ordered(self, a: i32, b: i32) -> (i32, i32) {
+        if self.step > 0 {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+}
+
+/// Both ways along `line` from its piece: towards higher indices, then lower.
+#[inline(always)]
+fn ways(line: &Line) -> [Way; 2] {
+    [(1, line.last), (-1, 0)].map(|(step, edge)| {
+        let (first, second) = blockers(line.occ, line.at, step);
+        Way {
+            step,
+            first,
+            second,
+            edge,
+        }
+    })
+}
+
+/// The span `(lo, hi)` between the ends reached each way (as [`ways`] orders them).
+#[inline(always)]
+fn span(ends: [i32; 2]) -> (i32, i32) {
+    (ends[1], ends[0])
+}
+
 /// Whether `x` lies in one of two inclusive ranges (`(1, 0)` is empty).
 #[inline(always)]
 fn in_ranges(ranges: &[(i32, i32); 2], x: i32) -> bool {
@@ -252,14 +309,11 @@ impl CheckPoints {
         }
         let mut chariot = [[(1, 0); 2]; 2];
         let mut cannon = [[(1, 0); 2]; 2];
-        for (i, line) in lines(pos, gf, gr, (0, 0)).into_iter().enumerate() {
-            for (j, step) in [1, -1].into_iter().enumerate() {
-                let edge = if step > 0 { line.last } else { 0 };
-                let (first, second) = blockers(line.occ, line.at, step);
-                let ordered = |a: i32, b: i32| if step > 0 { (a, b) } else { (b, a) };
-                chariot[i][j] = ordered(line.at + step, first.map_or(edge, |b| b - step));
-                if let Some(b) = first {
-                    cannon[i][j] = ordered(b + step, second.map_or(edge, |c| c - step));
+        for (i, line) in lines(pos, gf, gr, (0, 0)).iter().enumerate() {
+            for (j, w) in ways(line).into_iter().enumerate() {
+                chariot[i][j] = w.ordered(line.at + w.step, w.free());
+                if let Some(b) = w.first {
+                    cannon[i][j] = w.ordered(b + w.step, w.second.map_or(w.edge, |c| c - w.step));
                 }
             }
         }
@@ -290,7 +344,35 @@ impl CheckPoints {
     }
 }
 
+impl Params {
+    /// Whether any king-danger weight is set: without one the evaluation skips that work
+    /// (the palace points attacked, the cannons' lines, the checking points).
+    pub const fn king_danger(&self) -> bool {
+        let mut i = 0;
+        while i < 7 {
+            if self.king_attacker[i] != 0 || self.king_check[i] != 0 {
+                return true;
+            }
+            i += 1;
+        }
+        self.king_hit != 0 || self.king_guard_missing != 0
+    }
+}
+
+/// The evaluation from Red's side, with `p`.
+#[inline(always)]
 fn white_score(pos: &Position, p: &Params) -> i32 {
+    // Known at compile time for `PARAMS` once inlined (`with_params`), so the default
+    // evaluation pays nothing for the king-danger terms it does not use.
+    if p.king_danger() {
+        score::<true>(pos, p)
+    } else {
+        score::<false>(pos, p)
+    }
+}
+
+/// [`white_score`], with the king-danger work (`KING`) or without.
+fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
     let n = pos.occupied().count_ones() as i32;
     let piece_at = |f: i32, r: i32| pos.piece_at(Square::new(f as u32, r as u32)?);
     let mut score = [0i32; 2];
@@ -299,12 +381,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     // Pieces attacking the enemy palace, and their king danger.
     let mut king_attackers = [0i32; 2];
     let mut danger = [0i32; 2];
-    // The cannons' lines and the checking points only matter with king-danger weights.
-    let king_terms = p.king_hit != 0
-        || p.king_guard_missing != 0
-        || p.king_attacker != [0; 7]
-        || p.king_check != [0; 7];
-    let check_points = king_terms.then(|| {
+    let check_points = KING.then(|| {
         [
             CheckPoints::new(pos, Color::Red),
             CheckPoints::new(pos, Color::Black),
@@ -326,14 +403,16 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         s += p.file_center[role as usize] * (4 - (f - 4).abs());
         s += p.advance[role as usize] * rel.min(7);
         let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
-        // Points of the enemy palace this piece attacks, checks it could give.
+        // Points of the enemy palace this piece attacks, checks it could give (`KING`).
         let mut hits = 0;
         let mut checks = 0;
         match role {
             Role::General => s -= p.general_raised * rel,
             Role::Advisor | Role::Elephant => guards[us] += 1,
             Role::Soldier => {
-                hits += i32::from(in_palace(f, r + forward));
+                if KING {
+                    hits += i32::from(in_palace(f, r + forward));
+                }
                 if rel >= 5 {
                     s += p.soldier_crossed + p.soldier_rank[rel as usize];
                     if (3..=5).contains(&f) {
@@ -342,7 +421,9 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                     if in_enemy_half_near_palace {
                         attackers[us] += 1;
                     }
-                    hits += i32::from(in_palace(f - 1, r)) + i32::from(in_palace(f + 1, r));
+                    if KING {
+                        hits += i32::from(in_palace(f - 1, r)) + i32::from(in_palace(f + 1, r));
+                    }
                 }
             }
             Role::Cannon => {
@@ -354,19 +435,13 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 // the screen.
                 if let Some(target) = target {
                     let mut spans = [(0, 0); 2];
-                    for (i, line) in lines(pos, f, r, palace).into_iter().enumerate() {
-                        for step in [1, -1] {
-                            let edge = if step > 0 { line.last } else { 0 };
-                            let (first, next) = blockers(line.occ, line.at, step);
-                            let end = first.map_or(edge, |b| b - step);
-                            if step > 0 {
-                                spans[i].1 = end;
-                            } else {
-                                spans[i].0 = end;
-                            }
-                            if let Some(screen) = first {
-                                let end = next.unwrap_or(edge);
-                                hits += overlap(screen + step, end, step, line.palace);
+                    for (i, line) in lines(pos, f, r, palace).iter().enumerate() {
+                        let ways = ways(line);
+                        spans[i] = span(ways.map(Way::free));
+                        for w in ways {
+                            if let Some(screen) = w.first {
+                                let end = w.second.unwrap_or(w.edge);
+                                hits += overlap(screen + w.step, end, w.step, line.palace);
                             }
                         }
                     }
@@ -387,7 +462,9 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                             checks += target
                                 .map_or(0, |t| i32::from((t.horse >> (tr * 9 + tf)) & 1 != 0));
                         }
-                        hits += i32::from(in_palace(tf, tr));
+                        if KING {
+                            hits += i32::from(in_palace(tf, tr));
+                        }
                     }
                 }
                 if in_enemy_half_near_palace {
@@ -398,21 +475,21 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 // Empty points up to the first piece each way, and that piece if an enemy.
                 let mut reach = 0;
                 let mut spans = [(0, 0); 2];
-                for (i, line) in lines(pos, f, r, palace).into_iter().enumerate() {
-                    for step in [1, -1] {
-                        let (first, _) = blockers(line.occ, line.at, step);
-                        let end = first.unwrap_or(if step > 0 { line.last } else { 0 });
-                        let own = first.is_some_and(|b| {
+                for (i, line) in lines(pos, f, r, palace).iter().enumerate() {
+                    let ways = ways(line);
+                    for w in ways {
+                        let end = w.reach();
+                        let own = w.first.is_some_and(|b| {
                             let (bf, br) = if i == 0 { (b, r) } else { (f, b) };
                             piece_at(bf, br).is_some_and(|x| x.color == piece.color)
                         });
                         reach += (end - line.at).abs() - i32::from(own);
-                        hits += overlap(line.at + step, end, step, line.palace);
-                        if step > 0 {
-                            spans[i].1 = end;
-                        } else {
-                            spans[i].0 = end;
+                        if KING {
+                            hits += overlap(line.at + w.step, end, w.step, line.palace);
                         }
+                    }
+                    if KING {
+                        spans[i] = span(ways.map(Way::reach));
                     }
                 }
                 if let Some(t) = target {
@@ -424,7 +501,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
                 }
             }
         }
-        if hits > 0 || checks > 0 {
+        if KING && (hits > 0 || checks > 0) {
             king_attackers[us] += 1;
             danger[us] += p.king_attacker[role as usize]
                 + p.king_hit * hits
@@ -436,7 +513,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         let them = 1 - us;
         let pressure = (attackers[them] * 2 - guards[us]).max(0);
         score[us] -= p.palace_pressure * pressure * attackers[them] / 2;
-        if king_attackers[them] >= 2 {
+        if KING && king_attackers[them] >= 2 {
             let d = (danger[them] + p.king_guard_missing * (4 - guards[us]).max(0))
                 .clamp(0, KING_DANGER_CAP);
             score[us] -= d * d / 256;
