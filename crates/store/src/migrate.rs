@@ -32,6 +32,11 @@ const SQLITE: &[Embedded] = &[
         "clock ply",
         include_str!("../migrations/sqlite/0004_clock_ply.sql"),
     ),
+    (
+        5,
+        "live moves",
+        include_str!("../migrations/sqlite/0005_live_moves.sql"),
+    ),
 ];
 
 const POSTGRES: &[Embedded] = &[
@@ -54,6 +59,11 @@ const POSTGRES: &[Embedded] = &[
         4,
         "clock ply",
         include_str!("../migrations/postgres/0004_clock_ply.sql"),
+    ),
+    (
+        5,
+        "live moves",
+        include_str!("../migrations/postgres/0005_live_moves.sql"),
     ),
 ];
 

@@ -4,7 +4,7 @@
 //! macro writes each query once and expands it for each pool type, so there is no generic
 //! plumbing over sqlx's database traits.
 
-use std::{str::FromStr, time::Duration};
+use std::{str::FromStr, sync::Arc, time::Duration};
 
 use async_trait::async_trait;
 use sqlx::{
@@ -62,6 +62,9 @@ impl Default for StoreOptions {
 }
 
 mod batch;
+mod live;
+
+use live::LiveMoves;
 
 #[derive(Clone)]
 enum Pool {
@@ -74,6 +77,8 @@ pub struct SqlStore {
     pool: Pool,
     /// Moves go through one writer that commits them in batches.
     moves: batch::MoveWriter,
+    /// Where each live game's moves are in `live_moves`.
+    live: Arc<LiveMoves>,
 }
 
 /// Runs `$body` with `$pool` bound to the concrete pool of either backend.
@@ -98,7 +103,7 @@ const GAME_SELECT_COLUMNS: &str = "id, variant, mode, ai_level, first_player, se
      COALESCE((SELECT m.clock_after FROM moves m WHERE m.game_id = games.id \
        AND m.ply > COALESCE(games.clock_ply, 0) AND m.clock_after IS NOT NULL \
        ORDER BY m.ply DESC LIMIT 1), games.clock_state) AS clock_state, \
-     status, result, reason, rematch_of, created_at, finished_at, rated";
+     status, result, reason, rematch_of, created_at, finished_at, rated, clock_ply";
 
 const PLAYER_COLUMNS: &str = "id, nickname, google_sub, email, created_at, deleted_at";
 
@@ -246,7 +251,7 @@ impl SqlStore {
                 full_sync: options.sqlite_full_sync,
                 commit_delay: options.commit_delay,
             });
-            SqlStore::with_pool(Pool::Sqlite(pool), file)
+            SqlStore::with_pool(Pool::Sqlite(pool), file).await
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
             let connect = PgConnectOptions::from_str(url)?;
             let mut pool_options = PgPoolOptions::new().max_connections(options.max_connections);
@@ -276,17 +281,52 @@ impl SqlStore {
             }
             let pool = pool_options.connect_with(connect).await?;
             migrate::postgres().await?.run(&pool).await?;
-            SqlStore::with_pool(Pool::Postgres(pool), None)
+            SqlStore::with_pool(Pool::Postgres(pool), None).await
         } else {
             Err(StoreError::BadUrl(url.to_owned()))
         }
     }
 
-    fn with_pool(pool: Pool, file: Option<batch::SqliteFile>) -> Result<SqlStore> {
+    async fn with_pool(pool: Pool, file: Option<batch::SqliteFile>) -> Result<SqlStore> {
+        // What the live games have stored so far (after a restart or a crash).
+        let live = Arc::new(LiveMoves::default());
+        macro_rules! read_live {
+            ($pool:expr) => {{
+                let rows = sqlx::query("SELECT seq, game_id, ply, clock_after FROM live_moves")
+                    .fetch_all($pool)
+                    .await?;
+                for row in rows {
+                    let game = GameId(row.try_get("game_id")?);
+                    let clock: Option<String> = row.try_get("clock_after")?;
+                    live.stored(
+                        &game,
+                        row.try_get("ply")?,
+                        row.try_get("seq")?,
+                        clock.as_deref(),
+                    );
+                }
+            }};
+        }
+        match &pool {
+            Pool::Sqlite(pool) => read_live!(pool),
+            Pool::Postgres(pool) => read_live!(pool),
+        }
         Ok(SqlStore {
-            moves: batch::MoveWriter::spawn(pool.clone(), file)?,
+            moves: batch::MoveWriter::spawn(pool.clone(), file, live.clone())?,
             pool,
+            live,
         })
+    }
+
+    /// Puts the clock of a live game's newest move into a game read with
+    /// [`GAME_SELECT_COLUMNS`], when that move is newer than the row's `clock_ply`.
+    fn with_live_clock(&self, mut game: Game, clock_ply: Option<i64>) -> Game {
+        if let Some((ply, clock)) = self.live.clock(&game.id) {
+            if ply > clock_ply.unwrap_or(0) {
+                game.clock_state = Some(clock);
+            }
+        }
+        game
     }
 
     /// Runs SQL as it is, returning the rows changed: for tests that plant a failure and for
@@ -433,7 +473,7 @@ impl Store for SqlStore {
         Ok(on_pool!(self, pool => {
             let row = sqlx::query(&sql).bind(id.as_str()).fetch_optional(pool).await?;
             match row {
-                Some(row) => Some(game_from_row!(row)),
+                Some(row) => Some(self.with_live_clock(game_from_row!(row), row.try_get("clock_ply")?)),
                 None => None,
             }
         }))
@@ -494,13 +534,41 @@ impl Store for SqlStore {
     }
 
     async fn truncate_moves(&self, id: &GameId, from_ply: i64) -> Result<()> {
-        on_pool!(self, pool => {
+        let gone = self.live.seqs_from(id, from_ply);
+        let left = self.live.seqs(id);
+        let left: Vec<i64> = left.into_iter().filter(|s| !gone.contains(s)).collect();
+        let clock = on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
+            // A finished game's moves are in `moves` (taking back is for live games, but the
+            // store does not rely on it).
             sqlx::query("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
                 .bind(id.as_str())
                 .bind(from_ply)
                 .execute(&mut *tx)
                 .await?;
+            if !gone.is_empty() {
+                let mut delete = sqlx::QueryBuilder::new("DELETE FROM live_moves WHERE seq IN (");
+                let mut seqs = delete.separated(", ");
+                for seq in &gone {
+                    seqs.push_bind(*seq);
+                }
+                delete.push(")");
+                delete.build().execute(&mut *tx).await?;
+            }
+            // The clock after the newest move left.
+            let clock: Option<(i64, String)> = if left.is_empty() {
+                None
+            } else {
+                let mut select = sqlx::QueryBuilder::new(
+                    "SELECT ply, clock_after FROM live_moves WHERE clock_after IS NOT NULL AND seq IN (",
+                );
+                let mut seqs = select.separated(", ");
+                for seq in &left {
+                    seqs.push_bind(*seq);
+                }
+                select.push(") ORDER BY ply DESC LIMIT 1");
+                select.build_query_as().fetch_optional(&mut *tx).await?
+            };
             // A clock saved at a ply taken back no longer counts: the last move left is newer.
             sqlx::query("UPDATE games SET clock_ply = NULL WHERE id = $1 AND clock_ply >= $2")
                 .bind(id.as_str())
@@ -508,18 +576,24 @@ impl Store for SqlStore {
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
+            clock
         });
+        self.live.truncated(id, from_ply, clock);
         Ok(())
     }
 
     async fn save_clock(&self, id: &GameId, clock_state: Option<&str>) -> Result<()> {
         let changed = on_pool!(self, pool => {
+            // A live game's moves are all in `live_moves` (migration 0005), a finished game's
+            // all in `moves`.
             sqlx::query(
                 "UPDATE games SET clock_state = $1, \
-                 clock_ply = (SELECT MAX(ply) FROM moves WHERE game_id = $2) WHERE id = $2",
+                 clock_ply = COALESCE($3, (SELECT MAX(ply) FROM moves WHERE game_id = $2)) \
+                 WHERE id = $2",
             )
                 .bind(clock_state)
                 .bind(id.as_str())
+                .bind(self.live.last_ply(id))
                 .execute(pool)
                 .await?
                 .rows_affected()
@@ -532,14 +606,27 @@ impl Store for SqlStore {
     }
 
     async fn moves(&self, id: &GameId) -> Result<Vec<MoveRecord>> {
+        // One statement, so one snapshot: if the game ends meanwhile, its moves are found in
+        // `moves` and no longer under their `seq`s, never in both or neither.
+        let seqs = self.live.seqs(id);
         Ok(on_pool!(self, pool => {
-            let rows = sqlx::query(
-                "SELECT ply, mv, spent_ms, clock_after, created_at FROM moves \
-                 WHERE game_id = $1 ORDER BY ply",
-            )
-            .bind(id.as_str())
-            .fetch_all(pool)
-            .await?;
+            let mut select = sqlx::QueryBuilder::new(
+                "SELECT ply, mv, spent_ms, clock_after, created_at FROM moves WHERE game_id = ",
+            );
+            select.push_bind(id.as_str());
+            if !seqs.is_empty() {
+                select.push(
+                    " UNION ALL SELECT ply, mv, spent_ms, clock_after, created_at FROM live_moves \
+                     WHERE seq IN (",
+                );
+                let mut list = select.separated(", ");
+                for seq in &seqs {
+                    list.push_bind(*seq);
+                }
+                select.push(")");
+            }
+            select.push(" ORDER BY ply");
+            let rows = select.build().fetch_all(pool).await?;
             let mut moves = Vec::with_capacity(rows.len());
             for row in rows {
                 moves.push(MoveRecord {
@@ -569,9 +656,33 @@ impl Store for SqlStore {
         let select_rating = format!(
             "SELECT rating, games FROM ratings WHERE player_id = $1 AND variant = $2{lock}"
         );
+        let seqs = self.live.seqs(id);
         let outcome: std::result::Result<bool, sqlx::Error> = on_pool!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
+                // The game's moves go into `moves` with its result (and stay where they were
+                // if it turns out to be over already: the transaction is then dropped).
+                if !seqs.is_empty() {
+                    let mut copy = sqlx::QueryBuilder::new(
+                        "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
+                         SELECT game_id, ply, mv, spent_ms, clock_after, created_at \
+                         FROM live_moves WHERE seq IN (",
+                    );
+                    let mut list = copy.separated(", ");
+                    for seq in &seqs {
+                        list.push_bind(*seq);
+                    }
+                    copy.push(") ORDER BY ply");
+                    copy.build().execute(&mut *tx).await?;
+                    let mut delete =
+                        sqlx::QueryBuilder::new("DELETE FROM live_moves WHERE seq IN (");
+                    let mut list = delete.separated(", ");
+                    for seq in &seqs {
+                        list.push_bind(*seq);
+                    }
+                    delete.push(")");
+                    delete.build().execute(&mut *tx).await?;
+                }
                 let row = sqlx::query(
                     "UPDATE games SET status = $1, result = $2, reason = $3, \
                      clock_state = COALESCE($4, clock_state), finished_at = $5, \
@@ -660,6 +771,7 @@ impl Store for SqlStore {
             .await
         });
         if outcome? {
+            self.live.finished(id);
             return Ok(());
         }
         self.game_status(id).await?;
@@ -675,7 +787,7 @@ impl Store for SqlStore {
             let rows = sqlx::query(&sql).fetch_all(pool).await?;
             let mut games = Vec::with_capacity(rows.len());
             for row in rows {
-                games.push(game_from_row!(row));
+                games.push(self.with_live_clock(game_from_row!(row), row.try_get("clock_ply")?));
             }
             games
         }))

@@ -578,6 +578,89 @@ async fn a_move_survives_reopening_the_database_and_migrations_run_once() {
         .expect("reopen");
     assert_eq!(s.moves(&id).await.expect("moves").len(), 1);
     assert_eq!(s.unfinished_games().await.expect("list").len(), 1);
+    // The reopened store knows where the live game's moves are: the ply stored is refused,
+    // the clock is the move's, and the game's end takes its moves along.
+    assert!(matches!(
+        s.append_move(&id, &mv(1, "a3a4")).await,
+        Err(StoreError::Conflict(_))
+    ));
+    let game = s.game(&id).await.expect("get").expect("some");
+    assert_eq!(game.clock_state.as_deref(), Some("clock after 1"));
+    s.append_move(&id, &mv(2, "d6d5")).expect_ok().await;
+    s.finish_game(&id, &end("1-0", "resign", 1_000))
+        .expect_ok()
+        .await;
+    let s = SqlStore::connect(&url, &StoreOptions::default())
+        .await
+        .expect("reopen again");
+    let moves = s.moves(&id).await.expect("moves");
+    assert_eq!(
+        moves.iter().map(|m| m.mv.as_str()).collect::<Vec<_>>(),
+        ["e3e4", "d6d5"]
+    );
+}
+
+/// Rows of `table` that belong to game `id` (counted by a no-op update, which both backends
+/// report).
+async fn rows_of(s: &SqlStore, table: &str, id: &GameId) -> u64 {
+    s.execute_raw(&format!(
+        "UPDATE {table} SET ply = ply WHERE game_id = '{}'",
+        id.as_str()
+    ))
+    .await
+    .expect("count")
+}
+
+#[tokio::test]
+async fn a_live_games_moves_are_logged_apart_and_move_into_moves_when_it_ends() {
+    on_both("live", |s| async move {
+        let a = s.create_player("alice").await.expect("a");
+        let g = s.create_game(&friend_game(a.id)).await.expect("game");
+        let other = s.create_game(&friend_game(a.id)).await.expect("other");
+        for ply in 1..=3 {
+            s.append_move(&g.id, &mv(ply, "e3e4")).expect_ok().await;
+            s.append_move(&other.id, &mv(ply, "e3e4")).expect_ok().await;
+        }
+        assert_eq!(rows_of(&s, "live_moves", &g.id).await, 3);
+        assert_eq!(rows_of(&s, "moves", &g.id).await, 0);
+        let mut done = end("0-1", "resign", 5_000);
+        done.clock_state = Some("final".into());
+        s.finish_game(&g.id, &done).expect_ok().await;
+        assert_eq!(rows_of(&s, "live_moves", &g.id).await, 0);
+        assert_eq!(rows_of(&s, "moves", &g.id).await, 3);
+        assert_eq!(
+            s.moves(&g.id)
+                .await
+                .expect("moves")
+                .iter()
+                .map(|m| (m.ply, m.clock_after.clone()))
+                .collect::<Vec<_>>(),
+            (1..=3)
+                .map(|p| (p, Some(format!("clock after {p}"))))
+                .collect::<Vec<_>>()
+        );
+        let game = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(game.clock_state.as_deref(), Some("final"));
+        // The other game is untouched: still live, its moves where they were.
+        assert_eq!(rows_of(&s, "live_moves", &other.id).await, 3);
+        assert_eq!(s.moves(&other.id).await.expect("moves").len(), 3);
+        // A finish refused (the game is over) moves nothing.
+        assert!(s.finish_game(&g.id, &done).await.is_err());
+        assert_eq!(rows_of(&s, "moves", &g.id).await, 3);
+        // A game that ends without a move, and one aborted, end cleanly too.
+        let empty = s.create_game(&friend_game(a.id)).await.expect("empty");
+        s.finish_game(&empty.id, &end("1/2-1/2", "agreement", 6_000))
+            .expect_ok()
+            .await;
+        s.append_move(&other.id, &mv(4, "e3e4")).expect_ok().await;
+        let mut aborted = end("", "aborted", 7_000);
+        aborted.status = GameStatus::Aborted;
+        aborted.result = None;
+        s.finish_game(&other.id, &aborted).expect_ok().await;
+        assert_eq!(rows_of(&s, "live_moves", &other.id).await, 0);
+        assert_eq!(s.moves(&other.id).await.expect("moves").len(), 4);
+    })
+    .await;
 }
 
 #[tokio::test]

@@ -5,8 +5,12 @@
 //! a commit's fixed cost (the round trip, the locks and the WAL write; on PostgreSQL the WAL
 //! flush) is paid once per batch instead of once per move. On a quiet server a batch is one
 //! move, stored as soon as it arrives; under load the SQLite writer waits a little for more. A
-//! batch that fails as a whole is retried move by move, so that one bad move (a ply already
-//! stored, say) fails alone.
+//! batch that fails as a whole is retried move by move, so that one bad move fails alone; a
+//! ply stored already is refused before the batch is written (the writer knows each live
+//! game's plies, [`LiveMoves`]).
+//!
+//! Moves go to the end of `live_moves`, and the writer remembers each one's `seq` before it
+//! answers its game (migration 0005 and `sql/live.rs` say why and what happens at the end).
 //!
 //! Two writers do this:
 //! - on a SQLite file, a thread of its own with its own connection ([`sqlite`]): no hand-off
@@ -20,6 +24,7 @@
 
 use std::{
     path::PathBuf,
+    sync::Arc,
     time::{Duration, Instant},
 };
 
@@ -29,7 +34,7 @@ use tokio::{
     task::JoinHandle,
 };
 
-use super::{is_unique_violation, Pool};
+use super::{is_unique_violation, live::LiveMoves, Pool};
 use crate::{GameId, NewMove, StoreError, UnixMillis};
 
 mod sqlite;
@@ -70,15 +75,19 @@ pub(super) struct MoveWriter {
 impl MoveWriter {
     /// Starts the writer: a thread of its own on `file` when given, else a task on `pool`
     /// (on the current tokio runtime). It ends when the writer is dropped.
-    pub(super) fn spawn(pool: Pool, file: Option<SqliteFile>) -> Result<MoveWriter, StoreError> {
+    pub(super) fn spawn(
+        pool: Pool,
+        file: Option<SqliteFile>,
+        live: Arc<LiveMoves>,
+    ) -> Result<MoveWriter, StoreError> {
         let (tx, rx) = mpsc::channel(QUEUE);
         let (stop, stopped) = watch::channel(false);
         let task = match file {
             Some(file) => {
-                sqlite::spawn(file, rx)?;
+                sqlite::spawn(file, rx, live)?;
                 None
             }
-            None => Some(tokio::spawn(run(pool, rx, stopped))),
+            None => Some(tokio::spawn(run(pool, rx, stopped, live))),
         };
         Ok(MoveWriter {
             tx,
@@ -152,13 +161,51 @@ impl Stats {
     }
 }
 
+/// What became of one move of a batch.
+#[derive(Clone, Copy, Debug)]
+enum Outcome {
+    /// Stored in `live_moves` under this `seq`.
+    Stored(i64),
+    /// Its game is over (or does not exist): nothing stored.
+    Over,
+    /// Its ply is stored already: nothing stored.
+    Taken,
+}
+
+/// Which moves of a batch repeat a ply that is stored already (or earlier in the batch):
+/// those are answered with a conflict and not written.
+fn taken(jobs: &[Job], live: &LiveMoves) -> Vec<bool> {
+    jobs.iter()
+        .enumerate()
+        .map(|(i, job)| {
+            live.has(&job.game, job.mv.ply)
+                || jobs[..i]
+                    .iter()
+                    .any(|other| other.game == job.game && other.mv.ply == job.mv.ply)
+        })
+        .collect()
+}
+
+/// Answers one job, after remembering where its move went.
+fn settle(job: Job, outcome: Outcome, live: &LiveMoves) {
+    let answer = match outcome {
+        Outcome::Stored(seq) => {
+            live.stored(&job.game, job.mv.ply, seq, job.mv.clock_after.as_deref());
+            Ok(true)
+        }
+        Outcome::Over => Ok(false),
+        Outcome::Taken => Err(StoreError::Conflict("ply already stored")),
+    };
+    let _ = job.reply.send(answer);
+}
+
 /// Answers every job of a batch from its result. Only a batch of one move is answered with
 /// its error: a failed batch of several is retried move by move, by each writer its own way.
-fn answer(jobs: &mut Vec<Job>, result: Result<Vec<bool>, StoreError>) {
+fn answer(jobs: &mut Vec<Job>, result: Result<Vec<Outcome>, StoreError>, live: &LiveMoves) {
     match result {
-        Ok(live) => {
-            for (job, live) in jobs.drain(..).zip(live) {
-                let _ = job.reply.send(Ok(live));
+        Ok(outcomes) => {
+            for (job, outcome) in jobs.drain(..).zip(outcomes) {
+                settle(job, outcome, live);
             }
         }
         Err(e) => {
@@ -172,7 +219,12 @@ fn answer(jobs: &mut Vec<Job>, result: Result<Vec<bool>, StoreError>) {
 }
 
 /// The writer task (PostgreSQL, in-memory SQLite).
-async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>, mut stop: watch::Receiver<bool>) {
+async fn run(
+    pool: Pool,
+    mut rx: mpsc::Receiver<Job>,
+    mut stop: watch::Receiver<bool>,
+    live: Arc<LiveMoves>,
+) {
     let mut jobs = Vec::with_capacity(MAX_BATCH);
     let mut held = None;
     let mut stats = Stats::new();
@@ -200,17 +252,19 @@ async fn run(pool: Pool, mut rx: mpsc::Receiver<Job>, mut stop: watch::Receiver<
             }
         }
         stats.record(jobs.len());
-        match write(&pool, &mut held, &jobs).await {
+        match write(&pool, &mut held, &jobs, &live).await {
             Err(e) if jobs.len() > 1 => {
                 tracing::debug!(error = %e, moves = jobs.len(), "batch failed: storing its moves one by one");
                 for job in jobs.drain(..) {
-                    let result = write(&pool, &mut held, std::slice::from_ref(&job))
-                        .await
-                        .map(|live| live.first().copied().unwrap_or(false));
-                    let _ = job.reply.send(result);
+                    match write(&pool, &mut held, std::slice::from_ref(&job), &live).await {
+                        Ok(outcome) => settle(job, outcome[0], &live),
+                        Err(e) => {
+                            let _ = job.reply.send(Err(e));
+                        }
+                    }
                 }
             }
-            result => answer(&mut jobs, result),
+            result => answer(&mut jobs, result, &live),
         }
     }
     // `held` goes back to the pool here.
@@ -232,13 +286,50 @@ impl Held {
     }
 }
 
-/// [`write_on`] the writer's held connection when the pool can spare one, else on a
-/// connection taken for this batch only (a pool of one, as an in-memory SQLite database).
+/// Stores a batch: what became of each move, in order. A move whose ply is stored already is
+/// refused without being written; the others go to the database in one statement.
 async fn write(
     pool: &Pool,
     held: &mut Option<Held>,
     jobs: &[Job],
-) -> Result<Vec<bool>, StoreError> {
+    live: &LiveMoves,
+) -> Result<Vec<Outcome>, StoreError> {
+    let taken = taken(jobs, live);
+    let new: Vec<&Job> = jobs
+        .iter()
+        .zip(&taken)
+        .filter_map(|(job, &taken)| (!taken).then_some(job))
+        .collect();
+    let mut stored = if new.is_empty() {
+        Vec::new()
+    } else {
+        write_new(pool, held, &new).await?
+    };
+    Ok(jobs
+        .iter()
+        .zip(taken)
+        .map(|(job, taken)| {
+            if taken {
+                return Outcome::Taken;
+            }
+            match stored
+                .iter()
+                .position(|(game, ply, _)| game == job.game.as_str() && *ply == job.mv.ply)
+            {
+                Some(i) => Outcome::Stored(stored.swap_remove(i).2),
+                None => Outcome::Over,
+            }
+        })
+        .collect())
+}
+
+/// [`write_on`] the writer's held connection when the pool can spare one, else on a
+/// connection taken for this batch only (a pool of one, as an in-memory SQLite database).
+async fn write_new(
+    pool: &Pool,
+    held: &mut Option<Held>,
+    jobs: &[&Job],
+) -> Result<Vec<(String, i64, i64)>, StoreError> {
     let spare = match pool {
         Pool::Sqlite(p) => p.options().get_max_connections() > 1,
         Pool::Postgres(p) => p.options().get_max_connections() > 1,
@@ -263,19 +354,20 @@ async fn write(
     })
 }
 
-/// Stores `jobs` with one statement, whatever their number: for each, whether its game was
-/// live (waiting or playing), and so the move stored.
+/// Stores `jobs` with one statement, whatever their number: the game, ply and `seq` of each
+/// move stored, that is of each whose game was live (waiting or playing).
 ///
 /// A move does not touch its game's row: the clock after it is its own `clock_after` (the
 /// store reads a game's clock as the newest of the row's and its moves'), so a move writes
-/// one row. The status check is part of the insert; a game's moves and its end are written by
-/// the game's one actor, in order, so nothing ends the game between the check and the insert.
-async fn write_on(held: &mut Held, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Error> {
+/// one row, at the end of `live_moves`. The status check is part of the insert; a game's moves
+/// and its end are written by the game's one actor, in order, so nothing ends the game between
+/// the check and the insert.
+async fn write_on(held: &mut Held, jobs: &[&Job]) -> Result<Vec<(String, i64, i64)>, sqlx::Error> {
     macro_rules! write_on {
         ($conn:expr) => {{
             // A `VALUES` list's columns are `column1`, `column2`, … in both databases.
             let mut insert = sqlx::QueryBuilder::new(
-                "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
+                "INSERT INTO live_moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
                  SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6 FROM (",
             );
             insert.push_values(jobs, |mut row, job| {
@@ -288,13 +380,9 @@ async fn write_on(held: &mut Held, jobs: &[Job]) -> Result<Vec<bool>, sqlx::Erro
             });
             insert.push(
                 ") AS v JOIN games g ON g.id = v.column1 \
-                 WHERE g.status IN ('waiting', 'playing') RETURNING game_id",
+                 WHERE g.status IN ('waiting', 'playing') RETURNING game_id, ply, seq",
             );
-            let stored: Vec<String> = insert.build_query_scalar().fetch_all($conn).await?;
-            Ok(jobs
-                .iter()
-                .map(|job| stored.iter().any(|id| id == job.game.as_str()))
-                .collect())
+            insert.build_query_as().fetch_all($conn).await
         }};
     }
     match held {

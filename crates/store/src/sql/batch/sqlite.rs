@@ -6,12 +6,13 @@
 //! stays valid between batches (a connection drops its cache whenever another connection
 //! wrote last, and here the other connections rarely write).
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, TransactionBehavior};
 use tokio::sync::mpsc;
 
-use super::{Job, SqliteFile, Stats, MAX_BATCH};
+use super::{Job, Outcome, SqliteFile, Stats, MAX_BATCH};
+use crate::sql::live::LiveMoves;
 use crate::StoreError;
 
 /// A batch larger than this means the server is busy: the next batch waits the file's
@@ -27,18 +28,23 @@ const WRITER_CACHE_KIB: u32 = 64 * 1024;
 /// The insert of one move, if its game is live (waiting or playing). A game's moves and its
 /// end are written by the game's one actor, in order, so nothing ends the game between the
 /// check and the insert.
-const INSERT: &str = "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
+const INSERT: &str =
+    "INSERT INTO live_moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
      SELECT ?1, ?2, ?3, ?4, ?5, ?6 \
      WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND status IN ('waiting', 'playing'))";
 
 /// Opens the connection (here, so that a bad file fails the store's start) and starts the
 /// thread.
-pub(super) fn spawn(file: SqliteFile, rx: mpsc::Receiver<Job>) -> Result<(), StoreError> {
+pub(super) fn spawn(
+    file: SqliteFile,
+    rx: mpsc::Receiver<Job>,
+    live: Arc<LiveMoves>,
+) -> Result<(), StoreError> {
     let conn = open(&file).map_err(db)?;
     let delay = file.commit_delay;
     std::thread::Builder::new()
         .name("ttakji-moves".into())
-        .spawn(move || run(conn, rx, delay))
+        .spawn(move || run(conn, rx, delay, &live))
         .map_err(|e| StoreError::Db(sqlx::Error::Io(e)))?;
     Ok(())
 }
@@ -63,7 +69,7 @@ fn open(file: &SqliteFile) -> rusqlite::Result<Connection> {
     Ok(conn)
 }
 
-fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>, delay: Duration) {
+fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>, delay: Duration, live: &LiveMoves) {
     let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
     let mut stats = Stats::new();
     let mut last = 0;
@@ -81,30 +87,42 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>, delay: Duration) {
         }
         last = jobs.len();
         stats.record(jobs.len());
-        match write(&mut conn, &jobs) {
+        match write(&mut conn, &jobs, live) {
             Err(e) if jobs.len() > 1 => {
                 tracing::debug!(error = %e, moves = jobs.len(), "batch failed: storing its moves one by one");
                 for job in jobs.drain(..) {
-                    let result = write(&mut conn, std::slice::from_ref(&job))
-                        .map(|live| live.first().copied().unwrap_or(false));
-                    let _ = job.reply.send(result);
+                    match write(&mut conn, std::slice::from_ref(&job), live) {
+                        Ok(outcome) => super::settle(job, outcome[0], live),
+                        Err(e) => {
+                            let _ = job.reply.send(Err(e));
+                        }
+                    }
                 }
             }
-            result => super::answer(&mut jobs, result),
+            result => super::answer(&mut jobs, result, live),
         }
     }
     tracing::debug!("moves writer stopped");
 }
 
-/// Stores `jobs` in one transaction: for each, whether its game was live, and so the move
-/// stored.
-fn write(conn: &mut Connection, jobs: &[Job]) -> Result<Vec<bool>, StoreError> {
-    let run = |conn: &mut Connection| -> rusqlite::Result<Vec<bool>> {
+/// Stores `jobs` in one transaction: what became of each (a ply stored already is not
+/// written again).
+fn write(
+    conn: &mut Connection,
+    jobs: &[Job],
+    live: &LiveMoves,
+) -> Result<Vec<Outcome>, StoreError> {
+    let taken = super::taken(jobs, live);
+    let run = |conn: &mut Connection| -> rusqlite::Result<Vec<Outcome>> {
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let mut live = Vec::with_capacity(jobs.len());
+        let mut outcomes = Vec::with_capacity(jobs.len());
         {
             let mut insert = tx.prepare_cached(INSERT)?;
-            for job in jobs {
+            for (job, taken) in jobs.iter().zip(&taken) {
+                if *taken {
+                    outcomes.push(Outcome::Taken);
+                    continue;
+                }
                 let changed = insert.execute(params![
                     job.game.as_str(),
                     job.mv.ply,
@@ -113,11 +131,15 @@ fn write(conn: &mut Connection, jobs: &[Job]) -> Result<Vec<bool>, StoreError> {
                     job.mv.clock_after,
                     job.at.0,
                 ])?;
-                live.push(changed == 1);
+                outcomes.push(if changed == 1 {
+                    Outcome::Stored(tx.last_insert_rowid())
+                } else {
+                    Outcome::Over
+                });
             }
         }
         tx.commit()?;
-        Ok(live)
+        Ok(outcomes)
     };
     run(conn).map_err(db)
 }
