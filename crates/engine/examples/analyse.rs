@@ -3,7 +3,7 @@
 //! `SEARCH=s4` the session-4 search parameters are used ([`ttakji_engine::S4_PARAMS`]); with
 //! `SEARCH=no-iir,no-lmr,...` the named features are off (as in `match`), with `cont` the
 //! continuation history is on (`support/flags.rs`). `MAKRUK_PARAMS=name=value,...` changes
-//! Makruk evaluation parameters by their tuning names (`value[3]`, `khun_danger`, ...).
+//! Makruk evaluation parameters by their tuning names (`value[3]`, `tempo`, ...).
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 

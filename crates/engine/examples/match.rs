@@ -21,8 +21,7 @@
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
 //! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
-//! (`KING_STRONG`), `/kdN` (Makruk) with the Khun-danger term at weight N
-//! (`makruk_eval::Params::khun_danger`); or `random`, or
+//! (`KING_STRONG`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
@@ -127,12 +126,6 @@ impl Player {
                     })
                 }
                 "old" => eval = Eval::HandSet,
-                _ if variant == Variant::Makruk
-                    && flag.starts_with("kd")
-                    && flag[2..].parse::<i32>().is_ok() =>
-                {
-                    eval = Eval::KhunDanger(flag[2..].parse().unwrap_or(0))
-                }
                 "ks" if variant == Variant::Xiangqi => {
                     eval = Eval::Xiangqi(&xiangqi_eval::KING_SAFETY)
                 }
@@ -241,26 +234,17 @@ enum Eval {
     HandSet,
     /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`).
     Xiangqi(&'static xiangqi_eval::Params),
-    /// Makruk's parameters with this Khun-danger weight (`/kdN`).
-    KhunDanger(i32),
 }
 
 /// Makes this thread evaluate `P` with `eval`.
 fn set_eval<P: EngineGame>(eval: Eval) {
     let old = matches!(eval, Eval::HandSet);
     match P::VARIANT {
-        Variant::Makruk => makruk_eval::set_thread_params(match eval {
-            Eval::KhunDanger(k) => Some(makruk_eval::Params {
-                khun_danger: k,
-                ..makruk_eval::PARAMS
-            }),
-            _ => old.then_some(makruk_eval::HAND_SET),
-        }),
+        Variant::Makruk => makruk_eval::set_thread_params(old.then_some(makruk_eval::HAND_SET)),
         Variant::Xiangqi => xiangqi_eval::set_thread_params(match eval {
             Eval::InUse => None,
             Eval::HandSet => Some(xiangqi_eval::HAND_SET),
             Eval::Xiangqi(p) => Some(*p),
-            Eval::KhunDanger(_) => None,
         }),
         Variant::Checkers => checkers_eval::set_thread_params(old.then_some(checkers_eval::PARAMS)),
     }

@@ -28,10 +28,6 @@ pub struct Params {
     pub khun_shelter: i32,
     /// Per enemy piece within two squares of the Khun while the opponent still has a Rua.
     pub khun_attackers: i32,
-    /// Khun danger (0: off), in 1/256 of the squared danger: the Rua, Ma, Khon and Met
-    /// that attack the squares around a Khun, weighted by role and multiplied by their
-    /// number once there are two, plus the moves by which a Rua or Ma could give check.
-    pub khun_danger: i32,
     /// Khun centralisation once little material is left (per step).
     pub khun_center_endgame: i32,
     /// Mop-up: per step the weaker Khun is from the centre.
@@ -64,7 +60,6 @@ pub const HAND_SET: Params = Params {
     ma_mobility: 3,
     khun_shelter: 5,
     khun_attackers: 8,
-    khun_danger: 0,
     khun_center_endgame: 6,
     mopup_edge: 12,
     mopup_close: 5,
@@ -119,112 +114,6 @@ fn material_with(pos: &Position, color: Color, p: &Params) -> i32 {
         .into_iter()
         .map(|r| p.value[r.index()] * pos.count(color, r) as i32)
         .sum()
-}
-
-/// Squares as a mask.
-fn bit(sq: Square) -> u64 {
-    1 << sq.index()
-}
-
-/// The squares a Rua on `sq` reaches (the first piece met on each line included).
-fn rua_reach(pos: &Position, sq: Square) -> u64 {
-    let mut reach = 0;
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let mut cur = sq;
-        while let Some(t) = offset(cur, df, dr) {
-            reach |= bit(t);
-            if pos.piece_at(t).is_some() {
-                break;
-            }
-            cur = t;
-        }
-    }
-    reach
-}
-
-/// The squares a piece of `role` and `color` on `sq` attacks (Khun and Bia: none here).
-fn reach(pos: &Position, color: Color, role: Role, sq: Square) -> u64 {
-    let forward = if color == Color::White { 1 } else { -1 };
-    let steps: &[(i32, i32)] = match role {
-        Role::Rua => return rua_reach(pos, sq),
-        Role::Ma => &MA_JUMPS,
-        Role::Met => &[(1, 1), (1, -1), (-1, 1), (-1, -1)],
-        Role::Khon => &[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1), (0, -1)],
-        Role::Khun | Role::Bia => return 0,
-    };
-    steps
-        .iter()
-        .filter_map(|&(df, dr)| {
-            // The Khon steps straight forward only: (0, 1) is forward, (0, -1) never.
-            let dr = if role == Role::Khon && df == 0 {
-                if dr < 0 {
-                    return None;
-                }
-                forward
-            } else {
-                dr
-            };
-            offset(sq, df, dr)
-        })
-        .fold(0, |m, t| m | bit(t))
-}
-
-/// How much danger the pieces of `color`'s opponent put its Khun in (see
-/// [`Params::khun_danger`]), before scaling: a Rua or Ma counts 3, a Khon or Met 2 for each
-/// piece that attacks a square next to the Khun (or its own), times the number of such pieces
-/// once there are two, and 3 per move by which a Rua or Ma could check.
-fn khun_danger(pos: &Position, color: Color) -> i32 {
-    let khun = pos.khun(color);
-    let them = color.other();
-    let mut zone = bit(khun);
-    for (df, dr) in [
-        (1, 1),
-        (1, 0),
-        (1, -1),
-        (0, 1),
-        (0, -1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-    ] {
-        if let Some(t) = offset(khun, df, dr) {
-            zone |= bit(t);
-        }
-    }
-    // Squares from which a Rua or a Ma would check, and that the opponent may move to.
-    let free = !pos.by_color(them).0;
-    let rua_checks = rua_reach(pos, khun) & free;
-    let ma_checks = MA_JUMPS
-        .iter()
-        .filter_map(|&(df, dr)| offset(khun, df, dr))
-        .fold(0, |m, t| m | bit(t))
-        & free;
-    let (mut attackers, mut weight, mut checks) = (0, 0, 0);
-    for role in [Role::Rua, Role::Ma, Role::Khon, Role::Met] {
-        for sq in pos.bitboard(them, role) {
-            let r = reach(pos, them, role, sq);
-            if r & zone != 0 {
-                attackers += 1;
-                weight += if matches!(role, Role::Rua | Role::Ma) {
-                    3
-                } else {
-                    2
-                };
-            }
-            let c = match role {
-                Role::Rua => r & rua_checks,
-                Role::Ma => r & ma_checks,
-                _ => 0,
-            };
-            checks += c.count_ones() as i32;
-        }
-    }
-    let danger = if attackers >= 2 {
-        weight * attackers
-    } else {
-        0
-    };
-    danger + 3 * checks
 }
 
 /// The evaluation from White's point of view, without tempo.
@@ -307,10 +196,6 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             }
         } else if heavy < 1400 {
             s += p.khun_center_endgame * centrality(khun);
-        }
-        if p.khun_danger != 0 {
-            let d = khun_danger(pos, color);
-            s -= (d * d * p.khun_danger / 256).min(500);
         }
         score[us] = s;
     }
@@ -547,7 +432,6 @@ crate::eval::tunable!(Params {
         ma_mobility,
         khun_shelter,
         khun_attackers,
-        khun_danger,
         khun_center_endgame,
         mopup_edge,
         mopup_close,
@@ -556,29 +440,3 @@ crate::eval::tunable!(Params {
         tempo
     ]
 });
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn position(fen: &str) -> Position {
-        <Position as ttakji_rules::Position>::from_fen(fen).expect("FEN")
-    }
-
-    #[test]
-    fn khun_danger_counts_attackers_and_checks() {
-        // Black's Rua on h2 sweeps c2-e2 next to White's Khun on d1 and can check from d2
-        // and h1; the Ma on f4 jumps to e2. Two attackers of weight 3: 6 · 2, two checks: 6.
-        let pos = position("4k3/8/8/8/5n2/8/7r/3K4 w - - 0 1");
-        assert_eq!(khun_danger(&pos, Color::White), 18);
-        let alone = position("4k3/8/8/8/8/8/8/3K4 w - - 0 1");
-        assert_eq!(khun_danger(&alone, Color::White), 0);
-        // Off in the parameters in use; switched on it lowers White's score here.
-        assert_eq!(PARAMS.khun_danger, 0);
-        let on = Params {
-            khun_danger: 64,
-            ..PARAMS
-        };
-        assert!(white_score(&pos, &on) < white_score(&pos, &PARAMS));
-    }
-}
