@@ -1,8 +1,9 @@
 //! Analyses one position: `cargo run --release -p ttakji-engine --example analyse -- VARIANT
-//! DEPTH|MILLISms [FEN]`. Prints the search's `info` lines and the best move. With
+//! DEPTH|MILLISms|NODESnodes [FEN]`. Prints the search's `info` lines and the best move. With
 //! `SEARCH=s4` the session-4 search parameters are used ([`ttakji_engine::S4_PARAMS`]); with
 //! `SEARCH=no-iir,no-lmr,...` the named features are off (as in `match`), with `cont` the
-//! continuation history is on (`support/flags.rs`).
+//! continuation history is on (`support/flags.rs`). `MAKRUK_PARAMS=name=value,...` changes
+//! Makruk evaluation parameters by their tuning names (`value[3]`, `tempo`, ...).
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 
@@ -20,6 +21,24 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
     };
     if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
+    }
+    if let Ok(list) = std::env::var("MAKRUK_PARAMS") {
+        use ttakji_engine::{makruk_eval, Tunable};
+        let names = makruk_eval::Params::names();
+        let mut v = makruk_eval::PARAMS.to_vec();
+        for item in list.split(',').filter(|s| !s.is_empty()) {
+            let (name, x) = item
+                .split_once('=')
+                .ok_or("MAKRUK_PARAMS: name=value,...")?;
+            let i = names
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("no Makruk parameter {name}"))?;
+            v[i] = x.parse().map_err(|_| format!("{item}: not a number"))?;
+        }
+        let mut p = makruk_eval::PARAMS;
+        p.set_from(&v);
+        makruk_eval::set_thread_params(Some(p));
     }
     let mut tt = TranspositionTable::new(64);
     let stop = AtomicBool::new(false);
@@ -52,15 +71,16 @@ fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variant: Variant = args
         .first()
-        .ok_or("usage: analyse VARIANT DEPTH|MSms [FEN]")?
+        .ok_or("usage: analyse VARIANT DEPTH|MSms|Nnodes [FEN]")?
         .parse()
         .map_err(|e| format!("{e}"))?;
     let limit = args.get(1).map_or("6", String::as_str);
-    let limits = match limit.strip_suffix("ms") {
-        Some(ms) => {
-            SearchLimits::movetime(Duration::from_millis(ms.parse().map_err(|_| "bad time")?))
-        }
-        None => SearchLimits::depth(limit.parse().map_err(|_| "bad depth")?),
+    let limits = if let Some(ms) = limit.strip_suffix("ms") {
+        SearchLimits::movetime(Duration::from_millis(ms.parse().map_err(|_| "bad time")?))
+    } else if let Some(n) = limit.strip_suffix("nodes") {
+        SearchLimits::nodes(n.parse().map_err(|_| "bad node count")?)
+    } else {
+        SearchLimits::depth(limit.parse().map_err(|_| "bad depth")?)
     };
     let fen = (args.len() > 2).then(|| args[2..].join(" "));
     match variant {
