@@ -214,6 +214,21 @@ fn is_unique_violation(e: &sqlx::Error) -> bool {
     matches!(e, sqlx::Error::Database(db) if db.is_unique_violation())
 }
 
+/// Pushes `(s1, s2, …)`, each `seq` a bound parameter, for `… seq IN `. A live game has at
+/// most a few hundred rows, far below either backend's limit on parameters.
+fn push_seqs<'a, DB>(query: &mut sqlx::QueryBuilder<'a, DB>, seqs: &[i64])
+where
+    DB: sqlx::Database,
+    i64: sqlx::Encode<'a, DB> + sqlx::Type<DB>,
+{
+    query.push("(");
+    let mut list = query.separated(", ");
+    for &seq in seqs {
+        list.push_bind(seq);
+    }
+    query.push(")");
+}
+
 impl SqlStore {
     /// Connects to `url` (`sqlite:…` or `postgres:…`/`postgresql:…`) and applies the
     /// migrations.
@@ -534,9 +549,7 @@ impl Store for SqlStore {
     }
 
     async fn truncate_moves(&self, id: &GameId, from_ply: i64) -> Result<()> {
-        let gone = self.live.seqs_from(id, from_ply);
-        let left = self.live.seqs(id);
-        let left: Vec<i64> = left.into_iter().filter(|s| !gone.contains(s)).collect();
+        let (left, gone) = self.live.split(id, from_ply);
         let clock = on_pool!(self, pool => {
             let mut tx = pool.begin().await?;
             // A finished game's moves are in `moves` (taking back is for live games, but the
@@ -547,12 +560,8 @@ impl Store for SqlStore {
                 .execute(&mut *tx)
                 .await?;
             if !gone.is_empty() {
-                let mut delete = sqlx::QueryBuilder::new("DELETE FROM live_moves WHERE seq IN (");
-                let mut seqs = delete.separated(", ");
-                for seq in &gone {
-                    seqs.push_bind(*seq);
-                }
-                delete.push(")");
+                let mut delete = sqlx::QueryBuilder::new("DELETE FROM live_moves WHERE seq IN ");
+                push_seqs(&mut delete, &gone);
                 delete.build().execute(&mut *tx).await?;
             }
             // The clock after the newest move left.
@@ -560,13 +569,10 @@ impl Store for SqlStore {
                 None
             } else {
                 let mut select = sqlx::QueryBuilder::new(
-                    "SELECT ply, clock_after FROM live_moves WHERE clock_after IS NOT NULL AND seq IN (",
+                    "SELECT ply, clock_after FROM live_moves WHERE clock_after IS NOT NULL AND seq IN ",
                 );
-                let mut seqs = select.separated(", ");
-                for seq in &left {
-                    seqs.push_bind(*seq);
-                }
-                select.push(") ORDER BY ply DESC LIMIT 1");
+                push_seqs(&mut select, &left);
+                select.push(" ORDER BY ply DESC LIMIT 1");
                 select.build_query_as().fetch_optional(&mut *tx).await?
             };
             // A clock saved at a ply taken back no longer counts: the last move left is newer.
@@ -617,13 +623,9 @@ impl Store for SqlStore {
             if !seqs.is_empty() {
                 select.push(
                     " UNION ALL SELECT ply, mv, spent_ms, clock_after, created_at FROM live_moves \
-                     WHERE seq IN (",
+                     WHERE seq IN ",
                 );
-                let mut list = select.separated(", ");
-                for seq in &seqs {
-                    list.push_bind(*seq);
-                }
-                select.push(")");
+                push_seqs(&mut select, &seqs);
             }
             select.push(" ORDER BY ply");
             let rows = select.build().fetch_all(pool).await?;
@@ -666,21 +668,13 @@ impl Store for SqlStore {
                     let mut copy = sqlx::QueryBuilder::new(
                         "INSERT INTO moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
                          SELECT game_id, ply, mv, spent_ms, clock_after, created_at \
-                         FROM live_moves WHERE seq IN (",
+                         FROM live_moves WHERE seq IN ",
                     );
-                    let mut list = copy.separated(", ");
-                    for seq in &seqs {
-                        list.push_bind(*seq);
-                    }
-                    copy.push(") ORDER BY ply");
+                    push_seqs(&mut copy, &seqs);
+                    copy.push(" ORDER BY ply");
                     copy.build().execute(&mut *tx).await?;
-                    let mut delete =
-                        sqlx::QueryBuilder::new("DELETE FROM live_moves WHERE seq IN (");
-                    let mut list = delete.separated(", ");
-                    for seq in &seqs {
-                        list.push_bind(*seq);
-                    }
-                    delete.push(")");
+                    let mut delete = sqlx::QueryBuilder::new("DELETE FROM live_moves WHERE seq IN ");
+                    push_seqs(&mut delete, &seqs);
                     delete.build().execute(&mut *tx).await?;
                 }
                 let row = sqlx::query(

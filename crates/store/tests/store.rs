@@ -291,21 +291,35 @@ async fn moves_of_many_games_at_once_are_all_stored_and_a_bad_one_fails_alone() 
             games.push(g.id);
         }
         // 40 games move at once (the writer takes them in a few batches); game 7 sends a ply
-        // it stored already, which must fail without taking the others with it.
+        // it stored already, which must fail without taking the others with it, and game 9
+        // sends its second ply twice (most likely into one batch): exactly one is stored.
         let mut moves = tokio::task::JoinSet::new();
         for (i, id) in games.iter().enumerate() {
             let (s, id) = (s.clone(), id.clone());
             let ply = if i == 7 { 1 } else { 2 };
             moves.spawn(async move { (i, s.append_move(&id, &mv(ply, "d6d5")).await) });
         }
+        let (s9, id9) = (s.clone(), games[9].clone());
+        moves.spawn(async move { (9, s9.append_move(&id9, &mv(2, "d6d5")).await) });
+        let mut ninth = Vec::new();
         while let Some(done) = moves.join_next().await {
             let (i, result) = done.expect("task");
             if i == 7 {
                 assert!(matches!(result, Err(StoreError::Conflict(_))), "{result:?}");
+            } else if i == 9 {
+                ninth.push(result);
             } else {
                 assert!(result.is_ok(), "game {i}: {result:?}");
             }
         }
+        assert_eq!(
+            ninth.iter().filter(|r| r.is_ok()).count(),
+            1,
+            "one of game 9's two ply-2 moves is stored: {ninth:?}"
+        );
+        assert!(ninth
+            .iter()
+            .any(|r| matches!(r, Err(StoreError::Conflict(_)))));
         for (i, id) in games.iter().enumerate() {
             let stored = s.moves(id).await.expect("moves");
             let expected = if i == 7 {

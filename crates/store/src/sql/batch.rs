@@ -23,6 +23,7 @@
 //!   `close` waits for every connection it lent.
 
 use std::{
+    collections::HashSet,
     path::PathBuf,
     sync::Arc,
     time::{Duration, Instant},
@@ -175,14 +176,9 @@ enum Outcome {
 /// Which moves of a batch repeat a ply that is stored already (or earlier in the batch):
 /// those are answered with a conflict and not written.
 fn taken(jobs: &[Job], live: &LiveMoves) -> Vec<bool> {
+    let mut seen = HashSet::with_capacity(jobs.len());
     jobs.iter()
-        .enumerate()
-        .map(|(i, job)| {
-            live.has(&job.game, job.mv.ply)
-                || jobs[..i]
-                    .iter()
-                    .any(|other| other.game == job.game && other.mv.ply == job.mv.ply)
-        })
+        .map(|job| !seen.insert((&job.game, job.mv.ply)) || live.has(&job.game, job.mv.ply))
         .collect()
 }
 

@@ -63,15 +63,15 @@ impl LiveMoves {
             .map_or_else(Vec::new, |live| live.rows.iter().map(|&(_, s)| s).collect())
     }
 
-    /// The `seq` of each of a game's rows from ply `from` on.
-    pub(crate) fn seqs_from(&self, game: &GameId, from: i64) -> Vec<i64> {
-        self.games().get(game).map_or_else(Vec::new, |live| {
-            live.rows
-                .iter()
-                .filter(|&&(p, _)| p >= from)
-                .map(|&(_, s)| s)
-                .collect()
-        })
+    /// The `seq` of each of a game's rows before ply `from` and from it on, in ply order.
+    pub(crate) fn split(&self, game: &GameId, from: i64) -> (Vec<i64>, Vec<i64>) {
+        self.games()
+            .get(game)
+            .map_or_else(Default::default, |live| {
+                let at = live.rows.partition_point(|&(p, _)| p < from);
+                let seqs = |rows: &[(i64, i64)]| rows.iter().map(|&(_, s)| s).collect();
+                (seqs(&live.rows[..at]), seqs(&live.rows[at..]))
+            })
     }
 
     /// The highest ply stored of a game.
@@ -116,7 +116,8 @@ mod tests {
         live.stored(&g, 1, 30, Some("after 1"));
         live.stored(&g, 3, 40, None);
         assert_eq!(live.seqs(&g), [30, 20, 40]);
-        assert_eq!(live.seqs_from(&g, 2), [20, 40]);
+        assert_eq!(live.split(&g, 2), (vec![30], vec![20, 40]));
+        assert_eq!(live.split(&g, 9), (vec![30, 20, 40], vec![]));
         assert_eq!(live.last_ply(&g), Some(3));
         assert_eq!(live.clock(&g), Some((2, "after 2".into())));
         assert!(live.has(&g, 3) && !live.has(&g, 4));
