@@ -187,7 +187,7 @@ enum Command {
         reply: oneshot::Sender<Value>,
     },
     Join {
-        player: PlayerId,
+        player: Player,
         reply: oneshot::Sender<Result<(), JoinError>>,
     },
     Stop {
@@ -302,7 +302,7 @@ impl RoundHandle {
     }
 
     /// Seats `player` in the empty seat of a waiting friend game and starts it.
-    pub async fn join(&self, player: PlayerId) -> Result<(), JoinError> {
+    pub async fn join(&self, player: Player) -> Result<(), JoinError> {
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Command::Join { player, reply })
@@ -1103,8 +1103,8 @@ impl Round {
         self.emit_state("end");
     }
 
-    async fn join(&mut self, player: PlayerId) -> Result<(), JoinError> {
-        if self.seat_of(player).is_some() {
+    async fn join(&mut self, player: Player) -> Result<(), JoinError> {
+        if self.seat_of(player.id).is_some() {
             return if self.status == GameStatus::Waiting {
                 Err(JoinError::OwnGame)
             } else {
@@ -1122,26 +1122,22 @@ impl Round {
             (_, None) => Side::Second,
             _ => return Err(JoinError::Taken),
         };
-        self.store.seat_player(&self.row.id, side, player).await?;
+        let now = self.config.time.now();
+        let clock = self.clock.clone().map(|mut c| {
+            c.start(now);
+            c
+        });
+        let clock_state = clock.as_ref().map(|c| c.state(now).encode());
         self.store
-            .set_status(&self.row.id, GameStatus::Playing)
+            .start_game(&self.row.id, side, player.id, clock_state.as_deref())
             .await?;
         match side {
-            Side::First => self.row.first_player = Some(player),
-            Side::Second => self.row.second_player = Some(player),
+            Side::First => self.row.first_player = Some(player.id),
+            Side::Second => self.row.second_player = Some(player.id),
         }
-        self.names[side.index()] = self
-            .store
-            .player(player)
-            .await?
-            .map_or_else(|| "?".to_owned(), |p| p.nickname);
+        self.names[side.index()] = player.nickname;
         self.status = GameStatus::Playing;
-        let now = self.config.time.now();
-        if let Some(c) = self.clock.as_mut() {
-            c.start(now);
-            let state = c.state(now).encode();
-            self.store.save_clock(&self.row.id, Some(&state)).await?;
-        }
+        self.clock = clock;
         // Seats of the connected sockets are fixed at connect; the joiner connects after this.
         self.emit_state("full");
         Ok(())

@@ -96,17 +96,26 @@ pub fn cookie(player: PlayerId, secure: bool) -> Cookie<'static> {
         .build()
 }
 
+/// The player id in a validly signed session cookie in `headers`, if any. The signature
+/// proves the server issued it; whether the player is still known is the store's to say
+/// ([`player_from_headers`]).
+pub fn player_id_from_headers(key: &Key, headers: &HeaderMap) -> Option<PlayerId> {
+    let jar = SignedCookieJar::from_headers(headers, key.clone());
+    jar.get(COOKIE)
+        .and_then(|c| c.value().parse::<i64>().ok())
+        .map(PlayerId)
+}
+
 /// The player whose valid session cookie is in `headers`, if any.
 pub async fn player_from_headers(
     store: &Arc<dyn Store>,
     key: &Key,
     headers: &HeaderMap,
 ) -> Result<Option<Player>, ApiError> {
-    let jar = SignedCookieJar::from_headers(headers, key.clone());
-    let Some(id) = jar.get(COOKIE).and_then(|c| c.value().parse::<i64>().ok()) else {
+    let Some(id) = player_id_from_headers(key, headers) else {
         return Ok(None);
     };
-    Ok(store.player(PlayerId(id)).await?)
+    Ok(store.player(id).await?)
 }
 
 /// A request from a visitor with a valid session; rejected with 401 otherwise.

@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tracing::Instrument;
 use ttakji_game::CountAction;
-use ttakji_store::{GameId, Player, Variant};
+use ttakji_store::{GameId, Player, PlayerId, Variant};
 
 use crate::{
     error::ApiError,
@@ -261,18 +261,16 @@ pub async fn game(
     if !GameId::is_well_formed(&id) {
         return Err(ApiError::NotFound("game"));
     }
-    let player = session::player_from_headers(&state.store, &state.key, &headers).await?;
+    // The socket only needs the seat, which the signed id decides (no store lookup: every
+    // game page opens one, and reconnects open it again).
+    let player = session::player_id_from_headers(&state.key, &headers);
     let game = GameId(id);
     let handle = state
         .rounds
         .get(&game)
         .await?
         .ok_or(ApiError::NotFound("game"))?;
-    let span = tracing::info_span!(
-        "ws",
-        player = player.as_ref().map(|p| p.id.0),
-        game = game.as_str()
-    );
+    let span = tracing::info_span!("ws", player = player.map(|p| p.0), game = game.as_str());
     Ok(configure(ws).on_upgrade(move |socket| {
         game_loop(socket, state, player, handle, query.v).instrument(span)
     }))
@@ -281,12 +279,12 @@ pub async fn game(
 async fn game_loop(
     mut socket: WebSocket,
     state: AppState,
-    player: Option<Player>,
+    player: Option<PlayerId>,
     handle: RoundHandle,
     since: Option<u64>,
 ) {
     let (out, mut events) = mpsc::channel(CONNECTION_QUEUE);
-    let conn = match handle.connect(player.map(|p| p.id), since, out).await {
+    let conn = match handle.connect(player, since, out).await {
         Ok(conn) => conn,
         Err(_) => {
             let _ = socket

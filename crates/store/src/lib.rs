@@ -111,12 +111,16 @@ pub trait Store: Send + Sync + 'static {
     /// A game, if it exists.
     async fn game(&self, id: &GameId) -> Result<Option<Game>>;
 
-    /// Puts `player` on `side` of a game whose seat is empty (a friend joining);
-    /// [`StoreError::Conflict`] if the seat is taken or the game is over.
-    async fn seat_player(&self, id: &GameId, side: Side, player: PlayerId) -> Result<()>;
-
-    /// Sets the status of a game that is not over (for instance `Waiting` → `Playing`).
-    async fn set_status(&self, id: &GameId, status: GameStatus) -> Result<()>;
+    /// Starts a waiting game (a friend joining): puts `player` on the empty `side`, sets the
+    /// status to [`GameStatus::Playing`] and, for a clocked game, saves the started clock, all
+    /// in one write. [`StoreError::Conflict`] if the seat is taken or the game is not waiting.
+    async fn start_game(
+        &self,
+        id: &GameId,
+        side: Side,
+        player: PlayerId,
+        clock_state: Option<&str>,
+    ) -> Result<()>;
 
     /// Appends one move and saves the clock state after it, durably: when this returns the
     /// move survives a crash. [`StoreError::Conflict`] if the ply is taken or the game is over.

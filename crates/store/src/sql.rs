@@ -494,46 +494,47 @@ impl Store for SqlStore {
         }))
     }
 
-    async fn seat_player(&self, id: &GameId, side: Side, player: PlayerId) -> Result<()> {
+    async fn start_game(
+        &self,
+        id: &GameId,
+        side: Side,
+        player: PlayerId,
+        clock_state: Option<&str>,
+    ) -> Result<()> {
+        // One statement, so that a crash never leaves a seated player in a waiting game or a
+        // started game with an unstarted clock. The clock is as of the last stored move, as in
+        // `save_clock` (a waiting game has none).
         let sql = match side {
             Side::First => {
-                "UPDATE games SET first_player = $1 \
-                 WHERE id = $2 AND first_player IS NULL AND status IN ('waiting', 'playing')"
+                "UPDATE games SET first_player = $1, status = 'playing', \
+                 clock_state = COALESCE($2, clock_state), \
+                 clock_ply = CASE WHEN $2 IS NULL THEN clock_ply \
+                   ELSE COALESCE($4, (SELECT MAX(ply) FROM moves WHERE game_id = $3)) END \
+                 WHERE id = $3 AND first_player IS NULL AND status = 'waiting'"
             }
             Side::Second => {
-                "UPDATE games SET second_player = $1 \
-                 WHERE id = $2 AND second_player IS NULL AND status IN ('waiting', 'playing')"
+                "UPDATE games SET second_player = $1, status = 'playing', \
+                 clock_state = COALESCE($2, clock_state), \
+                 clock_ply = CASE WHEN $2 IS NULL THEN clock_ply \
+                   ELSE COALESCE($4, (SELECT MAX(ply) FROM moves WHERE game_id = $3)) END \
+                 WHERE id = $3 AND second_player IS NULL AND status = 'waiting'"
             }
         };
         let changed = on_pool!(self, pool => {
-            sqlx::query(sql).bind(player.0).bind(id.as_str()).execute(pool).await?.rows_affected()
+            sqlx::query(sql)
+                .bind(player.0)
+                .bind(clock_state)
+                .bind(id.as_str())
+                .bind(self.live.last_ply(id))
+                .execute(pool)
+                .await?
+                .rows_affected()
         });
         if changed == 1 {
             return Ok(());
         }
         self.game_status(id).await?;
-        Err(StoreError::Conflict("seat taken or game over"))
-    }
-
-    async fn set_status(&self, id: &GameId, status: GameStatus) -> Result<()> {
-        if status.is_over() {
-            return Err(StoreError::Conflict("use finish_game to end a game"));
-        }
-        let changed = on_pool!(self, pool => {
-            sqlx::query(
-                "UPDATE games SET status = $1 WHERE id = $2 AND status IN ('waiting', 'playing')",
-            )
-            .bind(status.as_str())
-            .bind(id.as_str())
-            .execute(pool)
-            .await?
-            .rows_affected()
-        });
-        if changed == 1 {
-            return Ok(());
-        }
-        self.game_status(id).await?;
-        Err(StoreError::Conflict("game over"))
+        Err(StoreError::Conflict("seat taken or game not waiting"))
     }
 
     async fn append_move(&self, id: &GameId, mv: &NewMove) -> Result<()> {

@@ -181,32 +181,44 @@ async fn games_round_trip_every_field() {
 }
 
 #[tokio::test]
-async fn a_free_seat_is_taken_once() {
+async fn a_free_seat_is_taken_once_and_starts_the_game_with_its_clock() {
     on_both("seat", |s| async move {
         let a = s.create_player("alice").await.expect("a");
         let b = s.create_player("bob").await.expect("b");
         let c = s.create_player("carol").await.expect("c");
         let g = s.create_game(&friend_game(a.id)).await.expect("game");
-        s.seat_player(&g.id, Side::Second, b.id)
-            .await
-            .expect("seat");
+        assert_eq!(g.status, GameStatus::Waiting);
+        s.start_game(&g.id, Side::Second, b.id, Some("started"))
+            .expect_ok()
+            .await;
+        let started = s.game(&g.id).await.expect("get").expect("some");
+        assert_eq!(started.second_player, Some(b.id));
+        assert_eq!(started.status, GameStatus::Playing);
+        assert_eq!(started.clock_state.as_deref(), Some("started"));
+        // The seat is taken, and a started game takes nobody on the other side either.
         assert!(matches!(
-            s.seat_player(&g.id, Side::Second, c.id).await,
+            s.start_game(&g.id, Side::Second, c.id, None).await,
+            Err(StoreError::Conflict(_))
+        ));
+        let h = s.create_game(&friend_game(a.id)).await.expect("game");
+        assert!(matches!(
+            s.start_game(&h.id, Side::First, c.id, None).await,
             Err(StoreError::Conflict(_))
         ));
         assert!(matches!(
-            s.seat_player(&g.id, Side::First, c.id).await,
-            Err(StoreError::Conflict(_))
-        ));
-        assert!(matches!(
-            s.seat_player(&GameId("nothere".into()), Side::First, c.id)
+            s.start_game(&GameId("nothere".into()), Side::First, c.id, None)
                 .await,
             Err(StoreError::NotFound("game"))
         ));
-        s.set_status(&g.id, GameStatus::Playing).expect_ok().await;
-        let g = s.game(&g.id).await.expect("get").expect("some");
-        assert_eq!(g.second_player, Some(b.id));
-        assert_eq!(g.status, GameStatus::Playing);
+        // Nothing changed by the refusals; without a new clock state the stored one stays.
+        assert_eq!(s.game(&g.id).await.expect("get").expect("some"), started);
+        s.start_game(&h.id, Side::Second, c.id, None)
+            .expect_ok()
+            .await;
+        let h = s.game(&h.id).await.expect("get").expect("some");
+        assert_eq!(h.status, GameStatus::Playing);
+        assert_eq!(h.second_player, Some(c.id));
+        assert_eq!(h.clock_state.as_deref(), Some("v=1 start"));
     })
     .await;
 }
@@ -362,7 +374,7 @@ async fn a_finished_game_takes_no_more_moves_and_ends_once() {
             Err(StoreError::Conflict(_))
         ));
         assert!(matches!(
-            s.set_status(&g.id, GameStatus::Playing).await,
+            s.start_game(&g.id, Side::Second, a.id, None).await,
             Err(StoreError::Conflict(_))
         ));
         assert!(matches!(
