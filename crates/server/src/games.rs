@@ -220,7 +220,7 @@ pub async fn accept_invitation(
             .get(&game)
             .await?
             .ok_or(ApiError::NotFound("game"))?;
-        handle.join(player.clone()).await.map_err(|e| match e {
+        handle.join(&player).await.map_err(|e| match e {
             JoinError::Store(e) => ApiError::Store(e),
             JoinError::Over => ApiError::Store(StoreError::ExpiredInvitation),
             other => ApiError::Conflict(other.to_string()),

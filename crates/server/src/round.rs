@@ -186,8 +186,10 @@ enum Command {
         viewer: Option<PlayerId>,
         reply: oneshot::Sender<Value>,
     },
+    /// A friend taking the empty seat, with the name to show.
     Join {
-        player: Player,
+        player: PlayerId,
+        name: String,
         reply: oneshot::Sender<Result<(), JoinError>>,
     },
     Stop {
@@ -302,10 +304,14 @@ impl RoundHandle {
     }
 
     /// Seats `player` in the empty seat of a waiting friend game and starts it.
-    pub async fn join(&self, player: Player) -> Result<(), JoinError> {
+    pub async fn join(&self, player: &Player) -> Result<(), JoinError> {
         let (reply, rx) = oneshot::channel();
         self.tx
-            .send(Command::Join { player, reply })
+            .send(Command::Join {
+                player: player.id,
+                name: player.nickname.clone(),
+                reply,
+            })
             .await
             .map_err(|_| JoinError::Gone)?;
         rx.await.map_err(|_| JoinError::Gone)?
@@ -794,8 +800,12 @@ impl Round {
                 let side = viewer.and_then(|p| self.seat_of(p));
                 let _ = reply.send(self.state_json(side));
             }
-            Command::Join { player, reply } => {
-                let _ = reply.send(self.join(player).await);
+            Command::Join {
+                player,
+                name,
+                reply,
+            } => {
+                let _ = reply.send(self.join(player, name).await);
             }
             Command::Stop { reply } => {
                 self.save_clock().await;
@@ -1103,8 +1113,8 @@ impl Round {
         self.emit_state("end");
     }
 
-    async fn join(&mut self, player: Player) -> Result<(), JoinError> {
-        if self.seat_of(player.id).is_some() {
+    async fn join(&mut self, player: PlayerId, name: String) -> Result<(), JoinError> {
+        if self.seat_of(player).is_some() {
             return if self.status == GameStatus::Waiting {
                 Err(JoinError::OwnGame)
             } else {
@@ -1129,13 +1139,13 @@ impl Round {
         });
         let clock_state = clock.as_ref().map(|c| c.state(now).encode());
         self.store
-            .start_game(&self.row.id, side, player.id, clock_state.as_deref())
+            .start_game(&self.row.id, side, player, clock_state.as_deref())
             .await?;
         match side {
-            Side::First => self.row.first_player = Some(player.id),
-            Side::Second => self.row.second_player = Some(player.id),
+            Side::First => self.row.first_player = Some(player),
+            Side::Second => self.row.second_player = Some(player),
         }
-        self.names[side.index()] = player.nickname;
+        self.names[side.index()] = name;
         self.status = GameStatus::Playing;
         self.clock = clock;
         // Seats of the connected sockets are fixed at connect; the joiner connects after this.

@@ -103,7 +103,7 @@ async fn a_seats_measured_lag_is_forgiven_within_its_quota() {
         Arc::new(AiPool::new(PoolConfig::default())),
     );
     let round = rounds.get(&game.id).await.expect("load").expect("round");
-    round.join(bob.clone()).await.expect("bob joins");
+    round.join(&bob).await.expect("bob joins");
     let mut alice = Seat::new(&round, alice.id, "first").await;
     let mut bob = Seat::new(&round, bob.id, "second").await;
     let mut plies = 0;

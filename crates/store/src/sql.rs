@@ -504,24 +504,19 @@ impl Store for SqlStore {
         // One statement, so that a crash never leaves a seated player in a waiting game or a
         // started game with an unstarted clock. The clock is as of the last stored move, as in
         // `save_clock` (a waiting game has none).
-        let sql = match side {
-            Side::First => {
-                "UPDATE games SET first_player = $1, status = 'playing', \
-                 clock_state = COALESCE($2, clock_state), \
-                 clock_ply = CASE WHEN $2 IS NULL THEN clock_ply \
-                   ELSE COALESCE($4, (SELECT MAX(ply) FROM moves WHERE game_id = $3)) END \
-                 WHERE id = $3 AND first_player IS NULL AND status = 'waiting'"
-            }
-            Side::Second => {
-                "UPDATE games SET second_player = $1, status = 'playing', \
-                 clock_state = COALESCE($2, clock_state), \
-                 clock_ply = CASE WHEN $2 IS NULL THEN clock_ply \
-                   ELSE COALESCE($4, (SELECT MAX(ply) FROM moves WHERE game_id = $3)) END \
-                 WHERE id = $3 AND second_player IS NULL AND status = 'waiting'"
-            }
+        let seat = match side {
+            Side::First => "first_player",
+            Side::Second => "second_player",
         };
+        let sql = format!(
+            "UPDATE games SET {seat} = $1, status = 'playing', \
+             clock_state = COALESCE($2, clock_state), \
+             clock_ply = CASE WHEN $2 IS NULL THEN clock_ply \
+               ELSE COALESCE($4, (SELECT MAX(ply) FROM moves WHERE game_id = $3)) END \
+             WHERE id = $3 AND {seat} IS NULL AND status = 'waiting'"
+        );
         let changed = on_pool!(self, pool => {
-            sqlx::query(sql)
+            sqlx::query(&sql)
                 .bind(player.0)
                 .bind(clock_state)
                 .bind(id.as_str())
