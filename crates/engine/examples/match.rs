@@ -17,13 +17,16 @@
 //! (checks extended only from depth N on) and `/rchecks` (unextended checks reduced) change
 //! one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
-//! milliseconds a move instead of its own time (time odds), `/old` evaluates with the
+//! milliseconds a move instead of its own time (time odds), `/nN` searches N nodes a move
+//! instead of any time (a match the machine's load cannot tilt), `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
 //! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
-//! (`KING_STRONG`); or `random`, or
+//! (`KING_STRONG`), `/th` (Makruk) with the session-13 threat terms
+//! (`makruk_eval::THREATS`); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
+//! or `fsfn:N` (the same at full strength, `go nodes N` a move),
 //! or `cref` (a checkers reference engine at `$CREF`, `HARD_MS` a move, spoken to by the
 //! line protocol described in `support/cref.rs`: the initial PDN FEN and the moves played go
 //! out, a move with every landing square comes back and must be legal; checkers only).
@@ -59,7 +62,8 @@ enum Player {
         _child: Child,
         stdin: ChildStdin,
         stdout: BufReader<ChildStdout>,
-        ms: u64,
+        /// What follows `go`: `movetime MS` or `nodes N`.
+        limit: String,
     },
     /// The checkers reference engine.
     Cref(cref::Cref),
@@ -78,13 +82,22 @@ impl Player {
             return Ok(Player::Cref(cref::Cref::start(&path, hard_ms)?));
         }
         if let Some(rest) = spec.strip_prefix("fsf") {
-            let skill = rest.strip_prefix(':').unwrap_or("20");
+            let (skill, limit) = match rest.strip_prefix("n:") {
+                Some(n) => {
+                    let n: u64 = n.parse().map_err(|_| format!("bad node count in {spec}"))?;
+                    ("20", format!("nodes {n}"))
+                }
+                None => (
+                    rest.strip_prefix(':').unwrap_or("20"),
+                    format!("movetime {hard_ms}"),
+                ),
+            };
             let (child, stdin, stdout) = fsf::start(variant, &[("Skill Level", skill)])?;
             let mut p = Player::Fsf {
                 _child: child,
                 stdin,
                 stdout,
-                ms: hard_ms,
+                limit,
             };
             p.read_until("readyok")?;
             return Ok(p);
@@ -95,9 +108,12 @@ impl Player {
             .unwrap_or_default()
             .parse()
             .map_err(|e| format!("{e}"))?;
-        let (mut params, mut eval, mut movetime) = (None, Eval::InUse, None);
+        let (mut params, mut eval, mut movetime, mut nodes) = (None, Eval::InUse, None, None);
         for flag in parts {
             match flag {
+                _ if flag.starts_with('n') && flag[1..].parse::<u64>().is_ok() => {
+                    nodes = flag[1..].parse().ok();
+                }
                 _ if flag.starts_with("ms") => {
                     let ms = flag[2..]
                         .parse()
@@ -126,6 +142,7 @@ impl Player {
                     })
                 }
                 "old" => eval = Eval::HandSet,
+                "th" if variant == Variant::Makruk => eval = Eval::Makruk(&makruk_eval::THREATS),
                 "ks" if variant == Variant::Xiangqi => {
                     eval = Eval::Xiangqi(&xiangqi_eval::KING_SAFETY)
                 }
@@ -153,7 +170,9 @@ impl Player {
             }
         }
         let mut recipe = level.recipe();
-        if let Some(movetime) = movetime {
+        if let Some(nodes) = nodes {
+            recipe = recipe.with_nodes(nodes);
+        } else if let Some(movetime) = movetime {
             recipe = recipe.with_movetime(movetime);
         } else if level == Level::Hard {
             recipe = recipe.with_movetime(Duration::from_millis(hard_ms));
@@ -202,12 +221,12 @@ impl Player {
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
-            Player::Fsf { stdin, ms, .. } => {
+            Player::Fsf { stdin, limit, .. } => {
                 let moves: Vec<String> =
                     game.replay().map(|(before, p)| before.uci(p.mv)).collect();
                 writeln!(
                     stdin,
-                    "position fen {} moves {}\ngo movetime {ms}",
+                    "position fen {} moves {}\ngo {limit}",
                     game.initial().fen(),
                     moves.join(" ")
                 )
@@ -234,15 +253,20 @@ enum Eval {
     HandSet,
     /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`).
     Xiangqi(&'static xiangqi_eval::Params),
+    /// Other Makruk parameters (`/th`).
+    Makruk(&'static makruk_eval::Params),
 }
 
 /// Makes this thread evaluate `P` with `eval`.
 fn set_eval<P: EngineGame>(eval: Eval) {
     let old = matches!(eval, Eval::HandSet);
     match P::VARIANT {
-        Variant::Makruk => makruk_eval::set_thread_params(old.then_some(makruk_eval::HAND_SET)),
+        Variant::Makruk => makruk_eval::set_thread_params(match eval {
+            Eval::Makruk(p) => Some(*p),
+            _ => old.then_some(makruk_eval::HAND_SET),
+        }),
         Variant::Xiangqi => xiangqi_eval::set_thread_params(match eval {
-            Eval::InUse => None,
+            Eval::InUse | Eval::Makruk(_) => None,
             Eval::HandSet => Some(xiangqi_eval::HAND_SET),
             Eval::Xiangqi(p) => Some(*p),
         }),

@@ -47,6 +47,7 @@ impl Level {
                 opening_plies: 10,
                 opening_temperature: 40,
                 opening_window: 80,
+                nodes: None,
             },
             Level::Normal => Recipe {
                 depth: [6, 5, 9],
@@ -57,6 +58,7 @@ impl Level {
                 opening_plies: 8,
                 opening_temperature: 20,
                 opening_window: 40,
+                nodes: None,
             },
             Level::Hard => Recipe {
                 depth: [crate::MAX_DEPTH; 3],
@@ -67,6 +69,7 @@ impl Level {
                 opening_plies: 6,
                 opening_temperature: 8,
                 opening_window: 15,
+                nodes: None,
             },
         }
     }
@@ -123,6 +126,9 @@ pub struct Recipe {
     pub opening_temperature: i32,
     /// Candidate window in the opening.
     pub opening_window: i32,
+    /// Nodes per move instead of the move time, if set: a search that the machine's load
+    /// cannot shorten (matches that compare two versions, `examples/match.rs`).
+    pub nodes: Option<u64>,
 }
 
 impl Recipe {
@@ -130,6 +136,13 @@ impl Recipe {
     #[must_use]
     pub fn with_movetime(mut self, t: Duration) -> Recipe {
         self.movetime = t;
+        self
+    }
+
+    /// The same recipe searching `nodes` nodes a move, whatever the time.
+    #[must_use]
+    pub fn with_nodes(mut self, nodes: u64) -> Recipe {
+        self.nodes = Some(nodes);
         self
     }
 
@@ -255,7 +268,8 @@ pub fn choose<P: EngineGame>(
     };
     let limits = SearchLimits {
         depth: Some(recipe.depth_for(P::VARIANT)),
-        movetime: Some(recipe.movetime),
+        movetime: recipe.nodes.is_none().then_some(recipe.movetime),
+        nodes: recipe.nodes,
         deadline,
         multipv,
         ..SearchLimits::default()

@@ -41,6 +41,21 @@ pub struct Params {
     pub mopup_margin: i32,
     /// For the side to move.
     pub tempo: i32,
+    /// Threats (session 13, after Fairy-Stockfish's classical evaluation): per enemy piece,
+    /// by its role, that our Met, Khon or Ma attacks while it is weak (attacked and not
+    /// strongly protected: by a Bia, or twice and not twice by us) or a defended piece
+    /// other than a Bia.
+    pub threat_by_minor: [i32; 6],
+    /// Per weak enemy piece, by its role, that our Rua attacks.
+    pub threat_by_rua: [i32; 6],
+    /// Per enemy piece other than a Bia that a Bia of ours attacks from a square the enemy
+    /// does not attack or we defend.
+    pub threat_by_bia: i32,
+    /// Per weak enemy piece that nothing of theirs defends, or (other than a Bia) that we
+    /// attack twice.
+    pub hanging: i32,
+    /// Per weak enemy piece our Khun attacks.
+    pub threat_by_khun: i32,
 }
 
 /// The parameters in use: still the hand-set starting values. Texel tuning on 113 000
@@ -66,7 +81,37 @@ pub const HAND_SET: Params = Params {
     mopup_helper: 4,
     mopup_margin: 150,
     tempo: 10,
+    threat_by_minor: [0; 6],
+    threat_by_rua: [0; 6],
+    threat_by_bia: 0,
+    hanging: 0,
+    threat_by_khun: 0,
 };
+
+/// [`PARAMS`] with the threat terms on (session 13, `examples/match.rs` suffix `/th`):
+/// Fairy-Stockfish's classical values for chess (`ThreatByMinor`, `ThreatByRook`, `Hanging`,
+/// `ThreatBySafePawn`, `ThreatByKing`, middle game and endgame averaged, in our centipawns),
+/// the victims mapped by value (Met and Khon as a knight or bishop, Ma as a bishop, Rua as
+/// a rook).
+pub const THREATS: Params = Params {
+    threat_by_minor: [0, 30, 35, 45, 65, 5],
+    threat_by_rua: [0, 30, 30, 35, 15, 15],
+    threat_by_bia: 80,
+    hanging: 35,
+    threat_by_khun: 30,
+    ..PARAMS
+};
+
+impl Params {
+    /// Whether any threat term is on (else their attack maps are not computed).
+    fn threats_on(&self) -> bool {
+        self.threat_by_minor.iter().any(|&x| x != 0)
+            || self.threat_by_rua.iter().any(|&x| x != 0)
+            || self.threat_by_bia != 0
+            || self.hanging != 0
+            || self.threat_by_khun != 0
+    }
+}
 
 /// 0 on the rim, 3 on the four centre squares.
 fn centrality(sq: Square) -> i32 {
@@ -93,6 +138,148 @@ const MA_JUMPS: [(i32, i32); 8] = [
     (-2, 1),
     (-1, 2),
 ];
+
+/// For every square, the squares one `steps` away on the board.
+const fn step_table(steps: &[(i32, i32)]) -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut i = 0;
+        while i < steps.len() {
+            let (tf, tr) = (f + steps[i].0, r + steps[i].1);
+            if tf >= 0 && tf < 8 && tr >= 0 && tr < 8 {
+                t[sq] |= 1 << (tr * 8 + tf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+const KHUN_ATTACKS: [u64; 64] = step_table(&[
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+]);
+const MET_ATTACKS: [u64; 64] = step_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+const MA_ATTACKS: [u64; 64] = step_table(&MA_JUMPS);
+/// By colour (White, Black): a Khon also attacks straight forward.
+const KHON_ATTACKS: [[u64; 64]; 2] = [
+    step_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1)]),
+    step_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, -1)]),
+];
+/// By colour: a Bia attacks diagonally forward.
+const BIA_ATTACKS: [[u64; 64]; 2] = [
+    step_table(&[(1, 1), (-1, 1)]),
+    step_table(&[(1, -1), (-1, -1)]),
+];
+
+/// The squares a Rua on `sq` attacks with `occ` occupied.
+fn rua_attacks(sq: Square, occ: u64) -> u64 {
+    let mut a = 0;
+    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        let mut cur = sq;
+        while let Some(t) = offset(cur, df, dr) {
+            a |= 1 << t.index();
+            if occ & (1 << t.index()) != 0 {
+                break;
+            }
+            cur = t;
+        }
+    }
+    a
+}
+
+/// What one side attacks, by kind of attacker.
+#[derive(Clone, Copy, Default)]
+struct Attacks {
+    bia: u64,
+    /// Met, Khon and Ma.
+    minor: u64,
+    rua: u64,
+    khun: u64,
+    all: u64,
+    /// Attacked at least twice.
+    twice: u64,
+}
+
+impl Attacks {
+    fn of(pos: &Position, color: Color) -> Attacks {
+        let occ = pos.occupied().0;
+        let c = color.index();
+        let mut a = Attacks::default();
+        let add = |a: &mut Attacks, x: u64| {
+            a.twice |= a.all & x;
+            a.all |= x;
+        };
+        for sq in pos.bitboard(color, Role::Bia) {
+            let x = BIA_ATTACKS[c][sq.index()];
+            a.bia |= x;
+            add(&mut a, x);
+        }
+        for (role, table) in [(Role::Met, &MET_ATTACKS), (Role::Ma, &MA_ATTACKS)] {
+            for sq in pos.bitboard(color, role) {
+                let x = table[sq.index()];
+                a.minor |= x;
+                add(&mut a, x);
+            }
+        }
+        for sq in pos.bitboard(color, Role::Khon) {
+            let x = KHON_ATTACKS[c][sq.index()];
+            a.minor |= x;
+            add(&mut a, x);
+        }
+        for sq in pos.bitboard(color, Role::Rua) {
+            let x = rua_attacks(sq, occ);
+            a.rua |= x;
+            add(&mut a, x);
+        }
+        let x = KHUN_ATTACKS[pos.khun(color).index()];
+        a.khun = x;
+        add(&mut a, x);
+        a
+    }
+}
+
+/// The threats of `us` against the other side's pieces (Fairy-Stockfish's classical
+/// `threats`, without the Bia-push and restriction terms).
+fn threats(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks, p: &Params) -> i32 {
+    let them = us.other();
+    let their_pieces = pos.by_color(them).0 & !(1 << pos.khun(them).index());
+    let non_bia = their_pieces & !pos.by_role(Role::Bia).0;
+    let strongly_protected = theirs.bia | (theirs.twice & !ours.twice);
+    let defended = non_bia & strongly_protected;
+    let weak = their_pieces & !strongly_protected & ours.all;
+    let role_at = |sq: Square| pos.piece_at(sq).map_or(0, |x| x.role.index());
+    let mut s = 0;
+    for sq in ttakji_rules::makruk::Bitboard((defended | weak) & ours.minor) {
+        s += p.threat_by_minor[role_at(sq)];
+    }
+    for sq in ttakji_rules::makruk::Bitboard(weak & ours.rua) {
+        s += p.threat_by_rua[role_at(sq)];
+    }
+    if weak & ours.khun != 0 {
+        s += p.threat_by_khun;
+    }
+    let loose = !theirs.all | (non_bia & ours.twice);
+    s += p.hanging * (weak & loose).count_ones() as i32;
+    let safe = !theirs.all | ours.all;
+    let mut bia_hits = 0;
+    for sq in pos.bitboard(us, Role::Bia) {
+        if safe & (1 << sq.index()) != 0 {
+            bia_hits |= BIA_ATTACKS[us.index()][sq.index()];
+        }
+    }
+    s += p.threat_by_bia * (bia_hits & non_bia).count_ones() as i32;
+    s
+}
 
 fn offset(sq: Square, df: i32, dr: i32) -> Option<Square> {
     let f = sq.file() as i32 + df;
@@ -200,6 +387,14 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         score[us] = s;
     }
     let mut total = score[0] - score[1];
+    if p.threats_on() {
+        let att = [
+            Attacks::of(pos, Color::White),
+            Attacks::of(pos, Color::Black),
+        ];
+        total += threats(pos, Color::White, &att[0], &att[1], p)
+            - threats(pos, Color::Black, &att[1], &att[0], p);
+    }
     if !bia_left && (mat[0] - mat[1]).abs() >= p.mopup_margin {
         let (strong, weak) = if mat[0] > mat[1] {
             (Color::White, Color::Black)
@@ -425,7 +620,7 @@ impl EngineGame for Position {
 }
 
 crate::eval::tunable!(Params {
-    arrays: [value, center, bia_rank],
+    arrays: [value, center, bia_rank, threat_by_minor, threat_by_rua],
     scalars: [
         bia_chain,
         rua_mobility,
@@ -437,6 +632,89 @@ crate::eval::tunable!(Params {
         mopup_close,
         mopup_helper,
         mopup_margin,
-        tempo
+        tempo,
+        threat_by_bia,
+        hanging,
+        threat_by_khun
     ]
 });
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> Position {
+        <Position as ttakji_rules::Position>::from_fen(fen).expect("FEN")
+    }
+
+    /// White's threats in `fen` with `p`.
+    fn white_threats(fen: &str, p: &Params) -> i32 {
+        let pos = position(fen);
+        let (w, b) = (
+            Attacks::of(&pos, Color::White),
+            Attacks::of(&pos, Color::Black),
+        );
+        threats(&pos, Color::White, &w, &b, p)
+    }
+
+    /// Every threat term at a distinct power of two, so that a sum shows which fired.
+    fn probe() -> Params {
+        Params {
+            threat_by_minor: [0, 1, 2, 4, 8, 16],
+            threat_by_rua: [0, 32, 64, 128, 256, 512],
+            threat_by_bia: 1024,
+            hanging: 2048,
+            threat_by_khun: 4096,
+            ..PARAMS
+        }
+    }
+
+    #[test]
+    fn threats_are_off_by_default() {
+        assert!(!PARAMS.threats_on());
+        assert!(THREATS.threats_on());
+    }
+
+    #[test]
+    fn threat_by_minor_on_a_loose_or_defended_piece() {
+        let p = probe();
+        // White's Ma on d4 attacks the undefended Rua on e6: a minor's threat and hanging.
+        let loose = "k7/8/4r3/8/3N4/8/8/7K w - - 0 1";
+        assert_eq!(white_threats(loose, &p), 8 + 2048);
+        // Defended by the Met on d7: still the minor's threat, no longer hanging.
+        let defended = "k7/3m4/4r3/8/3N4/8/8/7K w - - 0 1";
+        assert_eq!(white_threats(defended, &p), 8);
+        // The term raises White's score.
+        let pos = position(loose);
+        assert!(white_score(&pos, &THREATS) > white_score(&pos, &PARAMS));
+    }
+
+    #[test]
+    fn threat_by_rua_on_a_weak_piece() {
+        // White's Rua on a6 attacks the undefended Ma on e6.
+        let fen = "7k/8/R3n3/8/8/8/8/7K w - - 0 1";
+        assert_eq!(white_threats(fen, &probe()), 128 + 2048);
+        let pos = position(fen);
+        assert!(white_score(&pos, &THREATS) > white_score(&pos, &PARAMS));
+    }
+
+    #[test]
+    fn threat_by_a_safe_bia() {
+        // White's Bia on d4 (nothing of Black's attacks it) attacks the Ma on e5, which the
+        // Met on f6 defends: the Bia's threat only.
+        let fen = "7k/8/5m2/4n3/3P4/8/8/7K w - - 0 1";
+        assert_eq!(white_threats(fen, &probe()), 1024);
+        let pos = position(fen);
+        assert!(white_score(&pos, &THREATS) > white_score(&pos, &PARAMS));
+    }
+
+    #[test]
+    fn threat_by_khun_on_a_loose_bia() {
+        // White's Khun on d4 attacks the undefended Bia on e4.
+        let fen = "k7/8/8/8/3Kp3/8/8/8 w - - 0 1";
+        assert_eq!(white_threats(fen, &probe()), 4096 + 2048);
+        // Black's threats count against White.
+        let pos = position("7K/8/8/8/3kP3/8/8/8 b - - 0 1");
+        assert!(white_score(&pos, &THREATS) < white_score(&pos, &PARAMS));
+    }
+}
