@@ -3,7 +3,8 @@
 //! `SEARCH=s4` the session-4 search parameters are used ([`ttakji_engine::S4_PARAMS`]); with
 //! `SEARCH=no-iir,no-lmr,...` the named features are off (as in `match`), with `cont` the
 //! continuation history is on (`support/flags.rs`). `MAKRUK_PARAMS=name=value,...` changes
-//! Makruk evaluation parameters by their tuning names (`value[3]`, `tempo`, ...).
+//! Makruk evaluation parameters by their tuning names (`value[3]`, `tempo`, ...);
+//! `NET=FILE` evaluates Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`).
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 
@@ -39,6 +40,12 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
         let mut p = makruk_eval::PARAMS;
         p.set_from(&v);
         makruk_eval::set_thread_params(Some(p));
+    }
+    if let Ok(path) = std::env::var("NET") {
+        let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+        let net =
+            ttakji_engine::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        ttakji_engine::nnue::set_thread_net(Some(std::sync::Arc::new(net)));
     }
     let mut tt = TranspositionTable::new(64);
     let stop = AtomicBool::new(false);

@@ -18,7 +18,9 @@
 //! one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]),
 //! `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/nN` searches N nodes a move
-//! instead of any time (a match the machine's load cannot tilt), `/old` evaluates with the
+//! instead of any time (a match the machine's load cannot tilt), `/net@FILE` evaluates
+//! Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`; no `/` in the path),
+//! `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
 //! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
@@ -56,7 +58,13 @@ mod fsf;
 enum Player {
     /// A level: its recipe, its table, other search parameters, and the evaluation
     /// parameters it uses instead of the game's.
-    Level(Recipe, Box<TranspositionTable>, Option<SearchParams>, Eval),
+    Level(
+        Recipe,
+        Box<TranspositionTable>,
+        Option<SearchParams>,
+        Eval,
+        Option<std::sync::Arc<ttakji_engine::nnue::Network>>,
+    ),
     Random,
     Fsf {
         _child: Child,
@@ -109,8 +117,15 @@ impl Player {
             .parse()
             .map_err(|e| format!("{e}"))?;
         let (mut params, mut eval, mut movetime, mut nodes) = (None, Eval::InUse, None, None);
+        let mut net = None;
         for flag in parts {
             match flag {
+                _ if flag.starts_with("net@") => {
+                    let bytes = std::fs::read(&flag[4..]).map_err(|e| format!("{flag}: {e}"))?;
+                    let n = ttakji_engine::nnue::Network::from_bytes(&bytes)
+                        .map_err(|e| format!("{flag}: {e}"))?;
+                    net = Some(std::sync::Arc::new(n));
+                }
                 _ if flag.starts_with('n') && flag[1..].parse::<u64>().is_ok() => {
                     nodes = flag[1..].parse().ok();
                 }
@@ -182,6 +197,7 @@ impl Player {
             Box::new(TranspositionTable::new(16)),
             params,
             eval,
+            net,
         ))
     }
 
@@ -211,13 +227,15 @@ impl Player {
                 let moves = game.legal_moves();
                 Ok((moves[rng.below(moves.len())], None))
             }
-            Player::Level(recipe, tt, params, eval) => {
+            Player::Level(recipe, tt, params, eval, net) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
                 set_eval::<P>(*eval);
+                ttakji_engine::nnue::set_thread_net(net.clone());
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
                 set_eval::<P>(Eval::InUse);
+                ttakji_engine::nnue::set_thread_net(None);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }
@@ -292,7 +310,7 @@ fn play_match<P: EngineGame>(a: &str, b: &str, games: usize, hard_ms: u64) -> Re
                 opening.play(m, None).map_err(|e| e.to_string())?;
             }
             for p in &mut players {
-                if let Player::Level(_, tt, _, _) = p {
+                if let Player::Level(_, tt, _, _, _) = p {
                     tt.clear();
                 }
             }

@@ -85,6 +85,7 @@ mod board;
 mod eval;
 mod game;
 mod level;
+pub mod nnue;
 mod ordering;
 mod pool;
 mod search;

@@ -4,10 +4,14 @@
 //! short-range pieces next to it once the Bia are gone (mating inside the count needs it:
 //! Mets and Khons only mate from next to the Khun).
 
+use arrayvec::ArrayVec;
 use ttakji_game::{CountAction, CountKind, MakrukState};
 use ttakji_rules::makruk::{Color, Move, Position, Role, Square};
 
-use crate::EngineGame;
+use crate::{
+    nnue::{self, Network},
+    EngineGame,
+};
 
 /// Every evaluation parameter of Makruk, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -426,6 +430,41 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     total
 }
 
+/// Inputs of Makruk's network: the piece's colour (the viewer's first), its role (Khun, Met,
+/// Khon, Ma, Rua, Bia) and its square as the viewer sees the board.
+pub const NET_INPUTS: usize = 2 * 6 * 64;
+
+/// The network's active inputs for `pos` seen by `viewer`. Black sees the board turned half
+/// a turn: the setup is symmetric under that turn (Khun d1 against e8), not under a mirror.
+pub fn net_inputs(pos: &Position, viewer: Color) -> ArrayVec<u16, 32> {
+    let mut v = ArrayVec::new();
+    for (sq, piece) in pos.pieces() {
+        let theirs = usize::from(piece.color != viewer);
+        let sq = if viewer == Color::White {
+            sq.index()
+        } else {
+            63 - sq.index()
+        };
+        // At most 32 pieces: 16 a side, and a promotion replaces its Bia.
+        let _ = v.try_push(((theirs * 6 + piece.role.index()) * 64 + sq) as u16);
+    }
+    v
+}
+
+/// The score of this thread's network ([`nnue::set_thread_net`]) for the side to move, or
+/// `None` where the hand-written evaluation decides: with no network, and in Bia-less
+/// endings with a material lead, where the mop-up terms drive the mate inside the count.
+fn net_score(pos: &Position) -> Option<i32> {
+    if pos.by_role(Role::Bia).is_empty()
+        && (material(pos, Color::White) - material(pos, Color::Black)).abs() >= PARAMS.mopup_margin
+    {
+        return None;
+    }
+    let us = pos.side_to_move();
+    let score = |net: &Network| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other()));
+    nnue::with_net(score)
+}
+
 /// Role values for exchanges: the Khun can only capture last.
 const SEE_VALUE: [i32; 6] = [10_000, 190, 250, 330, 520, 100];
 
@@ -527,6 +566,9 @@ impl EngineGame for Position {
     }
 
     fn evaluate(pos: &Self, _state: &MakrukState) -> i32 {
+        if let Some(s) = net_score(pos) {
+            return s;
+        }
         with_params(|p| {
             let s = white_score(pos, p);
             let s = if pos.side_to_move() == Color::White {
@@ -645,6 +687,61 @@ mod tests {
 
     fn position(fen: &str) -> Position {
         <Position as ttakji_rules::Position>::from_fen(fen).expect("FEN")
+    }
+
+    #[test]
+    fn a_thread_given_a_network_evaluates_with_it_except_in_mop_up_endings() {
+        use crate::nnue::{Network, HIDDEN, QA, QB};
+        // A network of the linear term only: each Rua is worth 1.0 (400 cp) to its side.
+        let mut psqt = vec![0; NET_INPUTS];
+        for sq in 0..64 {
+            psqt[Role::Rua.index() * 64 + sq] = QA * QB;
+            psqt[(6 + Role::Rua.index()) * 64 + sq] = -QA * QB;
+        }
+        let net = Network::from_weights(
+            vec![[0; HIDDEN]; NET_INPUTS],
+            [0; HIDDEN],
+            [0; 2 * HIDDEN],
+            0,
+            psqt,
+        );
+        let state = MakrukState::default();
+        let rua_up = position("1nsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - - 0 1");
+        // Black to move, a Rua down: -400 by the network. Without Bia, a Rua up is mop-up.
+        let mop_up = position("4k3/8/8/8/8/8/8/R2K4 w - - 0 1");
+        let hand = (
+            Position::evaluate(&rua_up, &state),
+            Position::evaluate(&mop_up, &state),
+        );
+        nnue::set_thread_net(Some(std::sync::Arc::new(net)));
+        assert_eq!(Position::evaluate(&rua_up, &state), -400);
+        assert_eq!(Position::evaluate(&mop_up, &state), hand.1);
+        nnue::set_thread_net(None);
+        assert_eq!(Position::evaluate(&rua_up, &state), hand.0);
+        assert_ne!(hand.0, -400);
+    }
+
+    #[test]
+    fn network_inputs_see_each_side_from_its_own_side_of_the_board() {
+        // The setup turned half a turn is the setup: both sides see the same inputs.
+        let start = position(ttakji_rules::makruk::START_FEN);
+        let (mut w, mut b) = (
+            net_inputs(&start, Color::White),
+            net_inputs(&start, Color::Black),
+        );
+        assert_eq!(w.len(), 32);
+        w.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(w, b);
+        // White's Khun on d1 is White's own Khun on square 3; Black sees it as the other
+        // side's Khun on square 63 - 3.
+        let pos = position("4k3/8/8/8/8/8/8/3K4 w - - 0 1");
+        let mut w = net_inputs(&pos, Color::White);
+        w.sort_unstable();
+        assert_eq!(w.as_slice(), [3, 6 * 64 + 60]);
+        let mut b = net_inputs(&pos, Color::Black);
+        b.sort_unstable();
+        assert_eq!(b.as_slice(), [3, 6 * 64 + 60]);
     }
 
     /// White's threats in `fen` with `p`.

@@ -2,9 +2,13 @@
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
 //! (attackers near the palace against the advisors and elephants that guard it).
 
+use arrayvec::ArrayVec;
 use ttakji_rules::xiangqi::{Color, Move, Position, Role, Square};
 
-use crate::EngineGame;
+use crate::{
+    nnue::{self, Network},
+    EngineGame,
+};
 
 /// Every evaluation parameter of Xiangqi, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -683,6 +687,36 @@ pub fn see(pos: &Position, m: Move) -> i32 {
     gain[0]
 }
 
+/// Inputs of Xiangqi's network: the piece's colour (the viewer's first), its role (General,
+/// Advisor, Elephant, Horse, Chariot, Cannon, Soldier) and its point as the viewer sees the
+/// board.
+pub const NET_INPUTS: usize = 2 * 7 * 90;
+
+/// The network's active inputs for `pos` seen by `viewer`: Black sees the board with the
+/// ranks turned over, so that its own side is at the bottom as Red's is.
+pub fn net_inputs(pos: &Position, viewer: Color) -> ArrayVec<u16, 32> {
+    let mut v = ArrayVec::new();
+    for (sq, piece) in pos.pieces() {
+        let theirs = usize::from(piece.color != viewer);
+        let point = if viewer == Color::Red {
+            sq.index()
+        } else {
+            (9 - sq.rank() as usize) * 9 + sq.file() as usize
+        };
+        // At most 32 pieces, 16 a side.
+        let _ = v.try_push(((theirs * 7 + piece.role as usize) * 90 + point) as u16);
+    }
+    v
+}
+
+/// The score of this thread's network ([`nnue::set_thread_net`]) for the side to move, if it
+/// has one.
+fn net_score(pos: &Position) -> Option<i32> {
+    let us = pos.side_to_move();
+    let score = |net: &Network| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other()));
+    nnue::with_net(score)
+}
+
 impl EngineGame for Position {
     // No `see`: in A/B matches at equal time (docs/benchmarks.md) the search with [`see`] in
     // quiescence and ordering (also with a 100 cp pruning margin, also in ordering only) scored
@@ -691,6 +725,9 @@ impl EngineGame for Position {
     // square's exchange does not see.
 
     fn evaluate(pos: &Self, _state: &()) -> i32 {
+        if let Some(s) = net_score(pos) {
+            return s;
+        }
         with_params(|p| {
             let s = white_score(pos, p);
             let s = if pos.side_to_move() == Color::Red {
@@ -772,6 +809,28 @@ mod tests {
     use ttakji_rules::{xiangqi::Piece, Position as _};
 
     use super::*;
+
+    #[test]
+    fn network_inputs_see_each_side_from_its_own_side_of_the_board() {
+        let start = Position::startpos();
+        let (mut r, mut b) = (
+            net_inputs(&start, Color::Red),
+            net_inputs(&start, Color::Black),
+        );
+        assert_eq!(r.len(), 32);
+        r.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(r, b);
+        // Red's General on e1 (point 4), Black's on d10 (point 84): Black sees its own on
+        // d1 (3) and Red's on e10 (85).
+        let pos = Position::from_fen("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1").expect("FEN");
+        let mut red = net_inputs(&pos, Color::Red);
+        red.sort_unstable();
+        assert_eq!(red.as_slice(), [4, 7 * 90 + 84]);
+        let mut black = net_inputs(&pos, Color::Black);
+        black.sort_unstable();
+        assert_eq!(black.as_slice(), [3, 7 * 90 + 85]);
+    }
 
     fn at(board: &[Option<Piece>; 90], f: i32, r: i32) -> Option<Option<Piece>> {
         ((0..9).contains(&f) && (0..10).contains(&r)).then(|| board[(r * 9 + f) as usize])
