@@ -11,6 +11,7 @@
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history and continuation history |
 //! | `time` | [`SearchLimits`] (depth, nodes, movetime, clock, infinite, deadline) and time management |
 //! | `eval/` | one file per game, all parameters in one `PARAMS` table each (a thread may override them: [`Tunable`], `set_thread_params`) |
+//! | `nnue` | evaluation networks for Makruk and Xiangqi ([`nnue::set_thread_net`]; none in use by default, see its docs) and their file format |
 //! | `level` | [`Level`] recipes and the softmax move choice |
 //! | `pool` | [`AiPool`]: bounded OS-thread pool, tokio oneshot answers, cancel on drop |
 //!
@@ -62,6 +63,9 @@
 //!   quiet positions from self-play games, early-stopped on held-out games. Xiangqi's
 //!   parameters are tuned this way (they beat the hand-set ones 68.8 % at equal time);
 //!   Makruk's and checkers' are still the hand-set starting values.
+//! - `cargo run --release -p ttakji-engine --example nnue -- train makruk FILE NET`: trains an
+//!   evaluation network on positions Fairy-Stockfish scored (`nnue -- label`), for `match`
+//!   (`/net@NET`) and `analyse` (`NET=NET`).
 //! - `cargo run --release -p ttakji-engine --example tune -- checkers 500 3000`: SPSA self-play
 //!   tuning of one game's `PARAMS` (no run long enough to trust has been made).
 //!
