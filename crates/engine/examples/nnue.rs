@@ -38,30 +38,16 @@ use ttakji_engine::{
     nnue::{set_thread_net, Network, HIDDEN, QA, QB, SCALE},
     xiangqi_eval, EngineGame, Rng,
 };
-use ttakji_rules::{makruk, xiangqi, Position as _, Variant};
+use ttakji_rules::{makruk, xiangqi, Position as _, Side, Variant};
 
-#[path = "support/fsf.rs"]
-mod fsf;
+#[path = "support/scorer.rs"]
+mod scorer;
+
+use scorer::Scorer;
 
 /// Scores each position of `input` with Fairy-Stockfish and writes `FEN;CP` lines to `out`.
 fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String> {
-    let (mut child, mut stdin, mut stdout) = fsf::start(P::VARIANT, &[])?;
-    let mut read_until = |prefix: &str, last_info: &mut String| -> Result<String, String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-                return Err("Fairy-Stockfish closed its output".into());
-            }
-            if line.starts_with("info") && line.contains(" score ") {
-                last_info.clone_from(&line);
-            }
-            if line.starts_with(prefix) {
-                return Ok(line.trim().to_owned());
-            }
-        }
-    };
-    read_until("readyok", &mut String::new())?;
+    let mut fsf = Scorer::start(P::VARIANT)?;
     let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
     let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
     let (mut kept, mut dropped) = (0usize, 0usize);
@@ -71,47 +57,27 @@ fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String
         let pos = P::from_fen(fen).map_err(|e| format!("{input}:{}: {e}", i + 1))?;
         // A new game only now and then: clearing the table costs more than the search.
         if i % 256 == 0 {
-            writeln!(stdin, "ucinewgame").map_err(|e| e.to_string())?;
+            fsf.ask("ucinewgame\nisready", "readyok")?;
         }
-        if nodes == 0 {
+        let cp = if nodes == 0 {
             // Its static evaluation: "Final evaluation   +0.46 (white side)", in pawns.
-            writeln!(stdin, "position fen {fen}\neval").map_err(|e| e.to_string())?;
-            let line = read_until("Final evaluation", &mut String::new())?;
+            let line = fsf.ask(&format!("position fen {fen}\neval"), "Final evaluation")?;
             let pawns = line
                 .split_whitespace()
                 .nth(2)
                 .and_then(|w| w.parse::<f64>().ok());
-            let Some(pawns) = pawns else {
-                dropped += 1;
-                continue;
-            };
-            let cp = (pawns * 100.0).round() as i32;
-            let cp = if pos.turn() == ttakji_rules::Side::First {
-                cp
-            } else {
-                -cp
-            };
-            writeln!(file, "{fen};{cp}").map_err(|e| e.to_string())?;
-            kept += 1;
-            continue;
-        }
-        writeln!(stdin, "position fen {fen}\ngo nodes {nodes}").map_err(|e| e.to_string())?;
-        let mut info = String::new();
-        let best = read_until("bestmove", &mut info)?;
-        let mut words = info
-            .split_whitespace()
-            .skip_while(|w| *w != "score")
-            .skip(1);
-        let cp = match (words.next(), words.next().map(str::parse::<i32>)) {
-            (Some("cp"), Some(Ok(cp))) => Some(cp),
-            _ => None,
+            pawns.map(|p| {
+                let cp = (p * 100.0).round() as i32;
+                if pos.turn() == Side::First {
+                    cp
+                } else {
+                    -cp
+                }
+            })
+        } else {
+            fsf.quiet_score(&pos, fen, nodes)?
         };
-        let quiet = best
-            .split_whitespace()
-            .nth(1)
-            .and_then(|m| pos.parse_uci(m).ok())
-            .is_some_and(|m| !pos.is_capture(m));
-        let Some(cp) = cp.filter(|_| quiet) else {
+        let Some(cp) = cp else {
             dropped += 1;
             continue;
         };
@@ -125,8 +91,7 @@ fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String
             );
         }
     }
-    writeln!(stdin, "quit").map_err(|e| e.to_string())?;
-    let _ = child.wait();
+    fsf.quit();
     eprintln!("{kept} kept, {dropped} dropped");
     Ok(())
 }

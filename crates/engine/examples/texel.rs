@@ -47,8 +47,10 @@ use ttakji_engine::{
 use ttakji_game::Game;
 use ttakji_rules::{makruk, xiangqi, Side, Variant};
 
-#[path = "support/fsf.rs"]
-mod fsf;
+#[path = "support/scorer.rs"]
+mod scorer;
+
+use scorer::Scorer;
 
 /// Plays `games` self-play games and appends their quiet positions to `out`.
 fn generate<P: EngineGame>(games: usize, nodes: u64, out: &str) -> Result<(), String> {
@@ -118,23 +120,7 @@ fn generate<P: EngineGame>(games: usize, nodes: u64, out: &str) -> Result<(), St
 
 /// Scores each position of `input` with Fairy-Stockfish and writes `FEN;P` lines to `out`.
 fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String> {
-    let (mut child, mut stdin, mut stdout) = fsf::start(P::VARIANT, &[])?;
-    let mut read_until = |prefix: &str, last_info: &mut String| -> Result<String, String> {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            if stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-                return Err("Fairy-Stockfish closed its output".into());
-            }
-            if line.starts_with("info") && line.contains(" score ") {
-                last_info.clone_from(&line);
-            }
-            if line.starts_with(prefix) {
-                return Ok(line.trim().to_owned());
-            }
-        }
-    };
-    read_until("readyok", &mut String::new())?;
+    let mut fsf = Scorer::start(P::VARIANT)?;
     let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
     let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
     let (mut kept, mut dropped) = (0usize, 0usize);
@@ -142,24 +128,8 @@ fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String
     for (i, line) in text.lines().enumerate() {
         let fen = line.rsplit_once(';').map_or(line, |(fen, _)| fen);
         let pos = P::from_fen(fen).map_err(|e| format!("{input}:{}: {e}", i + 1))?;
-        writeln!(stdin, "ucinewgame\nposition fen {fen}\ngo nodes {nodes}")
-            .map_err(|e| e.to_string())?;
-        let mut info = String::new();
-        let best = read_until("bestmove", &mut info)?;
-        let mut words = info
-            .split_whitespace()
-            .skip_while(|w| *w != "score")
-            .skip(1);
-        let cp = match (words.next(), words.next().map(str::parse::<i32>)) {
-            (Some("cp"), Some(Ok(cp))) => Some(cp),
-            _ => None,
-        };
-        let quiet = best
-            .split_whitespace()
-            .nth(1)
-            .and_then(|m| pos.parse_uci(m).ok())
-            .is_some_and(|m| !pos.is_capture(m));
-        let Some(cp) = cp.filter(|_| quiet) else {
+        fsf.ask("ucinewgame\nisready", "readyok")?;
+        let Some(cp) = fsf.quiet_score(&pos, fen, nodes)? else {
             dropped += 1;
             continue;
         };
@@ -175,8 +145,7 @@ fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String
             );
         }
     }
-    writeln!(stdin, "quit").map_err(|e| e.to_string())?;
-    let _ = child.wait();
+    fsf.quit();
     eprintln!("{kept} kept, {dropped} dropped");
     Ok(())
 }

@@ -1,0 +1,94 @@
+//! Fairy-Stockfish as the judge of positions, for the examples that label training data
+//! (`texel label`, `nnue label`).
+
+use std::{
+    io::{BufRead, BufReader, Write},
+    process::{Child, ChildStdin, ChildStdout},
+};
+
+use ttakji_rules::{Position, Variant};
+
+#[path = "fsf.rs"]
+mod fsf;
+
+/// A running Fairy-Stockfish (`fsf::start`, no options), ready for positions.
+pub struct Scorer {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    /// The last `info … score …` line read.
+    last_info: String,
+}
+
+impl Scorer {
+    pub fn start(variant: Variant) -> Result<Scorer, String> {
+        let (child, stdin, stdout) = fsf::start(variant, &[])?;
+        let mut s = Scorer {
+            child,
+            stdin,
+            stdout,
+            last_info: String::new(),
+        };
+        s.read_until("readyok")?;
+        Ok(s)
+    }
+
+    /// Sends `commands` and returns the first output line that starts with `prefix`.
+    pub fn ask(&mut self, commands: &str, prefix: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{commands}").map_err(|e| e.to_string())?;
+        self.read_until(prefix)
+    }
+
+    fn read_until(&mut self, prefix: &str) -> Result<String, String> {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if self
+                .stdout
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?
+                == 0
+            {
+                return Err("Fairy-Stockfish closed its output".into());
+            }
+            if line.starts_with("info") && line.contains(" score ") {
+                self.last_info.clone_from(&line);
+            }
+            if line.starts_with(prefix) {
+                return Ok(line.trim().to_owned());
+            }
+        }
+    }
+
+    /// Its score in centipawns for the side to move of `pos` (whose FEN is `fen`) after a
+    /// `go nodes` search, or `None` when it scores a mate or its best move is a capture (the
+    /// position is not quiet).
+    pub fn quiet_score<P: Position>(
+        &mut self,
+        pos: &P,
+        fen: &str,
+        nodes: u64,
+    ) -> Result<Option<i32>, String> {
+        let best = self.ask(&format!("position fen {fen}\ngo nodes {nodes}"), "bestmove")?;
+        let mut words = self
+            .last_info
+            .split_whitespace()
+            .skip_while(|w| *w != "score")
+            .skip(1);
+        let cp = match (words.next(), words.next().map(str::parse::<i32>)) {
+            (Some("cp"), Some(Ok(cp))) => Some(cp),
+            _ => None,
+        };
+        let quiet = best
+            .split_whitespace()
+            .nth(1)
+            .and_then(|m| pos.parse_uci(m).ok())
+            .is_some_and(|m| !pos.is_capture(m));
+        Ok(cp.filter(|_| quiet))
+    }
+
+    pub fn quit(mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
