@@ -29,7 +29,7 @@
 //! evaluation, and the data is regenerated in under an hour (docs/benchmarks.md, session 14).
 
 use std::{
-    io::{BufRead, BufReader, Write},
+    io::{BufRead, BufReader},
     time::Instant,
 };
 
@@ -47,53 +47,26 @@ use scorer::Scorer;
 
 /// Scores each position of `input` with Fairy-Stockfish and writes `FEN;CP` lines to `out`.
 fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String> {
-    let mut fsf = Scorer::start(P::VARIANT)?;
-    let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
-    let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
-    let (mut kept, mut dropped) = (0usize, 0usize);
-    let start = Instant::now();
-    for (i, line) in text.lines().enumerate() {
-        let fen = line.split(';').next().unwrap_or(line);
-        let pos = P::from_fen(fen).map_err(|e| format!("{input}:{}: {e}", i + 1))?;
+    Scorer::start(P::VARIANT)?.label_file(input, out, 5000, |fsf, i, pos: &P, fen| {
         // A new game only now and then: clearing the table costs more than the search.
         if i % 256 == 0 {
             fsf.ask("ucinewgame\nisready", "readyok")?;
         }
-        let cp = if nodes == 0 {
-            // Its static evaluation: "Final evaluation   +0.46 (white side)", in pawns.
-            let line = fsf.ask(&format!("position fen {fen}\neval"), "Final evaluation")?;
-            let pawns = line
-                .split_whitespace()
-                .nth(2)
-                .and_then(|w| w.parse::<f64>().ok());
-            pawns.map(|p| {
-                let cp = (p * 100.0).round() as i32;
-                if pos.turn() == Side::First {
-                    cp
-                } else {
-                    -cp
-                }
-            })
-        } else {
-            fsf.quiet_score(&pos, fen, nodes)?
-        };
-        let Some(cp) = cp else {
-            dropped += 1;
-            continue;
-        };
-        writeln!(file, "{fen};{cp}").map_err(|e| e.to_string())?;
-        kept += 1;
-        if (i + 1) % 5000 == 0 {
-            eprintln!(
-                "{} positions, {kept} kept, {dropped} dropped, {:.0} s",
-                i + 1,
-                start.elapsed().as_secs_f64()
-            );
+        if nodes > 0 {
+            return Ok(fsf.quiet_score(pos, fen, nodes)?.map(|cp| cp.to_string()));
         }
-    }
-    fsf.quit();
-    eprintln!("{kept} kept, {dropped} dropped");
-    Ok(())
+        // Its static evaluation: "Final evaluation   +0.46 (white side)", in pawns.
+        let line = fsf.ask(&format!("position fen {fen}\neval"), "Final evaluation")?;
+        let pawns = line
+            .split_whitespace()
+            .nth(2)
+            .and_then(|w| w.parse::<f64>().ok());
+        Ok(pawns.map(|p| {
+            let cp = (p * 100.0).round() as i32;
+            let cp = if pos.turn() == Side::First { cp } else { -cp };
+            cp.to_string()
+        }))
+    })
 }
 
 /// Labelled positions as the network sees them: each position's active inputs from the side

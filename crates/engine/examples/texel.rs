@@ -120,34 +120,13 @@ fn generate<P: EngineGame>(games: usize, nodes: u64, out: &str) -> Result<(), St
 
 /// Scores each position of `input` with Fairy-Stockfish and writes `FEN;P` lines to `out`.
 fn label<P: EngineGame>(input: &str, nodes: u64, out: &str) -> Result<(), String> {
-    let mut fsf = Scorer::start(P::VARIANT)?;
-    let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
-    let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
-    let (mut kept, mut dropped) = (0usize, 0usize);
-    let start = Instant::now();
-    for (i, line) in text.lines().enumerate() {
-        let fen = line.rsplit_once(';').map_or(line, |(fen, _)| fen);
-        let pos = P::from_fen(fen).map_err(|e| format!("{input}:{}: {e}", i + 1))?;
+    Scorer::start(P::VARIANT)?.label_file(input, out, 1000, |fsf, _, pos: &P, fen| {
         fsf.ask("ucinewgame\nisready", "readyok")?;
-        let Some(cp) = fsf.quiet_score(&pos, fen, nodes)? else {
-            dropped += 1;
-            continue;
-        };
-        let cp = if pos.turn() == Side::First { cp } else { -cp };
-        let p = 1.0 / (1.0 + (-f64::from(cp) / 200.0).exp());
-        writeln!(file, "{fen};{p:.4}").map_err(|e| e.to_string())?;
-        kept += 1;
-        if (i + 1) % 1000 == 0 {
-            eprintln!(
-                "{} positions, {kept} kept, {dropped} dropped, {:.0} s",
-                i + 1,
-                start.elapsed().as_secs_f64()
-            );
-        }
-    }
-    fsf.quit();
-    eprintln!("{kept} kept, {dropped} dropped");
-    Ok(())
+        Ok(fsf.quiet_score(pos, fen, nodes)?.map(|cp| {
+            let cp = if pos.turn() == Side::First { cp } else { -cp };
+            format!("{:.4}", 1.0 / (1.0 + (-f64::from(cp) / 200.0).exp()))
+        }))
+    })
 }
 
 /// A labelled position: its game (for the evaluation's state) and the first mover's points.

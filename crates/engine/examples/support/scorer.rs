@@ -4,6 +4,7 @@
 use std::{
     io::{BufRead, BufReader, Write},
     process::{Child, ChildStdin, ChildStdout},
+    time::Instant,
 };
 
 use ttakji_rules::{Position, Variant};
@@ -85,6 +86,42 @@ impl Scorer {
             .and_then(|m| pos.parse_uci(m).ok())
             .is_some_and(|m| !pos.is_capture(m));
         Ok(cp.filter(|_| quiet))
+    }
+
+    /// Writes `FEN;LABEL` to `out` for each position of `input` (one per line, `FEN` up to
+    /// the first `;`) that `judge` gives a label, and reports progress every `every` lines.
+    pub fn label_file<P: Position>(
+        mut self,
+        input: &str,
+        out: &str,
+        every: usize,
+        mut judge: impl FnMut(&mut Scorer, usize, &P, &str) -> Result<Option<String>, String>,
+    ) -> Result<(), String> {
+        let text = std::fs::read_to_string(input).map_err(|e| format!("{input}: {e}"))?;
+        let mut file = std::fs::File::create(out).map_err(|e| format!("{out}: {e}"))?;
+        let (mut kept, mut dropped) = (0usize, 0usize);
+        let start = Instant::now();
+        for (i, line) in text.lines().enumerate() {
+            let fen = line.split(';').next().unwrap_or(line);
+            let pos = P::from_fen(fen).map_err(|e| format!("{input}:{}: {e}", i + 1))?;
+            match judge(&mut self, i, &pos, fen)? {
+                Some(label) => {
+                    writeln!(file, "{fen};{label}").map_err(|e| e.to_string())?;
+                    kept += 1;
+                }
+                None => dropped += 1,
+            }
+            if (i + 1) % every == 0 {
+                eprintln!(
+                    "{} positions, {kept} kept, {dropped} dropped, {:.0} s",
+                    i + 1,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        }
+        self.quit();
+        eprintln!("{kept} kept, {dropped} dropped");
+        Ok(())
     }
 
     pub fn quit(mut self) {
