@@ -214,6 +214,8 @@ pub(crate) fn with_net<R>(f: impl FnOnce(&Network) -> R) -> Option<R> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
 
     fn tiny() -> Network {
@@ -266,5 +268,24 @@ mod tests {
         wide[12] = 65;
         assert_eq!(Network::from_bytes(&wide), Err(NetError::Shape(65)));
         assert_eq!(Network::from_bytes(&[]), Err(NetError::Magic));
+    }
+
+    proptest! {
+        /// A network file is read or refused, never a panic, whatever its bytes; a file
+        /// that reads evaluates any inputs.
+        #[test]
+        fn any_bytes_are_read_or_refused(
+            bytes in proptest::collection::vec(any::<u8>(), 0..200),
+            flip in any::<(usize, u8)>(),
+            inputs in proptest::collection::vec(any::<u16>(), 0..40),
+        ) {
+            let _ = Network::from_bytes(&bytes);
+            let mut file = tiny().to_bytes();
+            let i = flip.0 % file.len();
+            file[i] ^= flip.1;
+            if let Ok(net) = Network::from_bytes(&file) {
+                let _ = net.evaluate(&inputs, &inputs[inputs.len() / 2..]);
+            }
+        }
     }
 }
