@@ -107,6 +107,18 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
+/// Line `i` of the `label` file `path`: its FEN and score.
+fn labelled<'a>(path: &str, i: usize, line: &'a str) -> Result<(&'a str, f32), String> {
+    let Some((fen, cp)) = line.rsplit_once(';') else {
+        return Err(format!("{path}:{}: no ';'", i + 1));
+    };
+    let cp = cp
+        .trim()
+        .parse()
+        .map_err(|_| format!("{path}:{}: bad score {cp:?}", i + 1))?;
+    Ok((fen, cp))
+}
+
 /// Reads a `label` file into training and held-out data.
 fn load(
     path: &str,
@@ -120,13 +132,7 @@ fn load(
     let held_from = lines.len() - lines.len() / 20;
     let (mut train, mut held) = (Data::default(), Data::default());
     for (i, line) in lines.iter().enumerate() {
-        let Some((fen, cp)) = line.rsplit_once(';') else {
-            return Err(format!("{path}:{}: no ';'", i + 1));
-        };
-        let cp: f32 = cp
-            .trim()
-            .parse()
-            .map_err(|_| format!("{path}:{}: bad score {cp:?}", i + 1))?;
+        let (fen, cp) = labelled(path, i, line)?;
         let (us, them) = inputs_of(fen).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
         let data = if i < held_from { &mut train } else { &mut held };
         data.push(&us, &them, cp);
@@ -207,8 +213,8 @@ impl Weights {
         (a, b, y)
     }
 
-    /// Adds the gradient of the squared error over `range` of `data` to `grad`; returns the
-    /// summed error.
+    /// Adds the gradient of the squared error over the positions `order` of `data` to `grad`;
+    /// returns the summed error.
     fn gradient(&self, data: &Data, order: &[u32], grad: &mut Weights) -> f64 {
         let mut err = 0.0f64;
         for &i in order {
@@ -394,13 +400,7 @@ fn check<P: EngineGame>(path: &str) -> Result<f64, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let (mut err, mut n) = (0.0f64, 0usize);
     for (i, line) in text.lines().enumerate() {
-        let Some((fen, cp)) = line.rsplit_once(';') else {
-            return Err(format!("{path}:{}: no ';'", i + 1));
-        };
-        let cp: f32 = cp
-            .trim()
-            .parse()
-            .map_err(|_| format!("{path}:{}: bad score", i + 1))?;
+        let (fen, cp) = labelled(path, i, line)?;
         let game = ttakji_game::Game::<P>::from_fen(fen).map_err(|e| e.to_string())?;
         let eval = P::evaluate(game.position(), game.state()) as f32;
         let d = sigmoid(eval / SCALE as f32) - sigmoid(cp / SCALE as f32);

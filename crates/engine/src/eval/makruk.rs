@@ -8,10 +8,7 @@ use arrayvec::ArrayVec;
 use ttakji_game::{CountAction, CountKind, MakrukState};
 use ttakji_rules::makruk::{Color, Move, Position, Role, Square};
 
-use crate::{
-    nnue::{self, Network},
-    EngineGame,
-};
+use crate::{nnue, EngineGame};
 
 /// Every evaluation parameter of Makruk, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -455,14 +452,15 @@ pub fn net_inputs(pos: &Position, viewer: Color) -> ArrayVec<u16, 32> {
 /// `None` where the hand-written evaluation decides: with no network, and in Bia-less
 /// endings with a material lead, where the mop-up terms drive the mate inside the count.
 fn net_score(pos: &Position) -> Option<i32> {
-    if pos.by_role(Role::Bia).is_empty()
-        && (material(pos, Color::White) - material(pos, Color::Black)).abs() >= PARAMS.mopup_margin
-    {
-        return None;
-    }
-    let us = pos.side_to_move();
-    let score = |net: &Network| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other()));
-    nnue::with_net(score)
+    // The thread's network first: without one (the default) nothing here costs anything.
+    nnue::with_net(|net| {
+        let mop_up = pos.by_role(Role::Bia).is_empty()
+            && (material(pos, Color::White) - material(pos, Color::Black)).abs()
+                >= PARAMS.mopup_margin;
+        let us = pos.side_to_move();
+        (!mop_up).then(|| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other())))
+    })
+    .flatten()
 }
 
 /// Role values for exchanges: the Khun can only capture last.
