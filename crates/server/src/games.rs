@@ -205,21 +205,22 @@ pub async fn accept_invitation(
         ));
     }
     let game = invitation.game_id.clone();
-    let rated = state.store.game(&game).await?.is_some_and(|g| g.rated);
-    if rated && !player.signed_in() && invitation.consumed_by != Some(player.id) {
-        return Err(ApiError::SignInRequired);
-    }
     // Opening the link again after joining just leads back to the game.
     if invitation.consumed_by != Some(player.id) {
-        state
-            .store
-            .consume_invitation(&token, player.id, now_millis())
-            .await?;
+        // The round is loaded for the join anyway; it knows whether the game is rated, so
+        // the game's row is read once (by the round), not twice.
         let handle = state
             .rounds
             .get(&game)
             .await?
             .ok_or(ApiError::NotFound("game"))?;
+        if handle.rated() && !player.signed_in() {
+            return Err(ApiError::SignInRequired);
+        }
+        state
+            .store
+            .consume_invitation(&token, player.id, now_millis())
+            .await?;
         handle.join(&player).await.map_err(|e| match e {
             JoinError::Store(e) => ApiError::Store(e),
             JoinError::Over => ApiError::Store(StoreError::ExpiredInvitation),

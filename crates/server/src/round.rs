@@ -211,6 +211,8 @@ enum Command {
 #[derive(Clone)]
 pub struct RoundHandle {
     tx: mpsc::Sender<Command>,
+    /// The game's `rated`, fixed when it was created.
+    rated: bool,
 }
 
 /// A connection's registration with a round; dropping it tells the round the socket closed.
@@ -261,6 +263,12 @@ impl Connection {
 }
 
 impl RoundHandle {
+    /// Whether the game is rated (set when it was created, never changed): known without
+    /// asking the round or the store.
+    pub fn rated(&self) -> bool {
+        self.rated
+    }
+
     /// Whether the round has stopped (the registry then loads it again).
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
@@ -498,7 +506,14 @@ pub fn stored_outcome(row: &Game) -> Option<Outcome> {
 pub async fn replay(store: &dyn Store, row: &Game) -> Result<AnyGame, StoreError> {
     let mut game = AnyGame::from_fen(row.variant, &row.initial_fen)
         .map_err(|e| StoreError::Corrupt(format!("game {}: {e}", row.id)))?;
-    for m in store.moves(&row.id).await? {
+    // A game that has not started has no moves (a round plays only once both seats are
+    // taken): one statement fewer for every new game's first load.
+    let moves = if row.status == GameStatus::Waiting {
+        Vec::new()
+    } else {
+        store.moves(&row.id).await?
+    };
+    for m in moves {
         let (uci, count) = decode_move(&m.mv);
         game.play_uci(uci, count)
             .map_err(|e| StoreError::Corrupt(format!("game {} ply {}: {e}", row.id, m.ply)))?;
@@ -592,8 +607,9 @@ impl Round {
                 round.end(outcome).await;
             }
         }
+        let rated = round.row.rated;
         tokio::spawn(round.run(rx));
-        Ok(Some(RoundHandle { tx }))
+        Ok(Some(RoundHandle { tx, rated }))
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
