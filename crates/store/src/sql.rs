@@ -105,6 +105,15 @@ const GAME_SELECT_COLUMNS: &str = "id, variant, mode, ai_level, first_player, se
        ORDER BY m.ply DESC LIMIT 1), games.clock_state) AS clock_state, \
      status, result, reason, rematch_of, created_at, finished_at, rated, clock_ply";
 
+/// A game's end (`Store::finish_game`): `$1` status, `$2` result, `$3` reason, `$4` clock,
+/// `$5` when, `$6` the game; what the ratings need comes back.
+const FINISH: &str = "UPDATE games SET status = $1, result = $2, reason = $3, \
+     clock_state = COALESCE($4, clock_state), finished_at = $5, \
+     clock_ply = CASE WHEN $4 IS NULL THEN clock_ply \
+       ELSE (SELECT MAX(ply) FROM moves WHERE game_id = $6) END \
+     WHERE id = $6 AND status IN ('waiting', 'playing') \
+     RETURNING rated, variant, first_player, second_player";
+
 const PLAYER_COLUMNS: &str = "id, nickname, google_sub, email, created_at, deleted_at";
 
 const INVITATION_COLUMNS: &str =
@@ -197,6 +206,9 @@ macro_rules! rating_change_from_row {
         }
     }};
 }
+
+// After the row readers, which it uses too.
+mod direct;
 
 /// A query parameter of [`SqlStore::player_query`].
 enum Arg<'a> {
@@ -376,6 +388,10 @@ impl SqlStore {
     }
 
     async fn game_status(&self, id: &GameId) -> Result<GameStatus> {
+        if self.moves.on_file() {
+            let id = id.clone();
+            return self.moves.call(move |c| direct::game_status(c, &id)).await;
+        }
         let status: Option<String> = on_pool!(self, pool => {
             sqlx::query_scalar("SELECT status FROM games WHERE id = $1")
                 .bind(id.as_str())
@@ -435,6 +451,9 @@ impl Store for SqlStore {
 
     async fn player(&self, id: PlayerId) -> Result<Option<Player>> {
         let sql = format!("SELECT {PLAYER_COLUMNS} FROM players WHERE id = $1");
+        if self.moves.on_file() {
+            return self.moves.call(move |c| direct::player(c, &sql, id)).await;
+        }
         Ok(self.player_query(&sql, &[Arg::Int(id.0)]).await?)
     }
 
@@ -447,6 +466,13 @@ impl Store for SqlStore {
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) \
              RETURNING {GAME_COLUMNS}"
         );
+        if self.moves.on_file() {
+            let game = game.clone();
+            return self
+                .moves
+                .call(move |c| direct::create_game(c, &sql, &game, now))
+                .await;
+        }
         // A clash of random ids is all but impossible; try a few before giving up.
         for _ in 0..4 {
             let id = GameId::random();
@@ -485,6 +511,11 @@ impl Store for SqlStore {
 
     async fn game(&self, id: &GameId) -> Result<Option<Game>> {
         let sql = format!("SELECT {GAME_SELECT_COLUMNS} FROM games WHERE id = $1");
+        if self.moves.on_file() {
+            let id = id.clone();
+            let found = self.moves.call(move |c| direct::game(c, &sql, &id)).await?;
+            return Ok(found.map(|(game, clock_ply)| self.with_live_clock(game, clock_ply)));
+        }
         Ok(on_pool!(self, pool => {
             let row = sqlx::query(&sql).bind(id.as_str()).fetch_optional(pool).await?;
             match row {
@@ -515,6 +546,17 @@ impl Store for SqlStore {
                ELSE COALESCE($4, (SELECT MAX(ply) FROM moves WHERE game_id = $3)) END \
              WHERE id = $3 AND {seat} IS NULL AND status = 'waiting'"
         );
+        if self.moves.on_file() {
+            let (id, clock, last) = (
+                id.clone(),
+                clock_state.map(str::to_owned),
+                self.live.last_ply(id),
+            );
+            return self
+                .moves
+                .call(move |c| direct::start_game(c, &sql, &id, player, clock.as_deref(), last))
+                .await;
+        }
         let changed = on_pool!(self, pool => {
             sqlx::query(&sql)
                 .bind(player.0)
@@ -655,6 +697,24 @@ impl Store for SqlStore {
             "SELECT rating, games FROM ratings WHERE player_id = $1 AND variant = $2{lock}"
         );
         let seqs = self.live.seqs(id);
+        if self.moves.on_file() {
+            let (game, end) = (id.clone(), end.clone());
+            let ended = self
+                .moves
+                .call(move |c| {
+                    let ended = direct::finish_game(c, FINISH, &game, &end, &seqs)?;
+                    if !ended {
+                        direct::game_status(c, &game)?;
+                    }
+                    Ok(ended)
+                })
+                .await?;
+            if !ended {
+                return Err(StoreError::Conflict("game over already"));
+            }
+            self.live.finished(id);
+            return Ok(());
+        }
         let outcome: std::result::Result<bool, sqlx::Error> = on_pool!(self, pool => {
             async {
                 let mut tx = pool.begin().await?;
@@ -673,14 +733,7 @@ impl Store for SqlStore {
                     push_seqs(&mut delete, &seqs);
                     delete.build().execute(&mut *tx).await?;
                 }
-                let row = sqlx::query(
-                    "UPDATE games SET status = $1, result = $2, reason = $3, \
-                     clock_state = COALESCE($4, clock_state), finished_at = $5, \
-                     clock_ply = CASE WHEN $4 IS NULL THEN clock_ply \
-                       ELSE (SELECT MAX(ply) FROM moves WHERE game_id = $6) END \
-                     WHERE id = $6 AND status IN ('waiting', 'playing') \
-                     RETURNING rated, variant, first_player, second_player",
-                )
+                let row = sqlx::query(FINISH)
                 .bind(end.status.as_str())
                 .bind(end.result.as_deref())
                 .bind(&end.reason)
@@ -834,13 +887,24 @@ impl Store for SqlStore {
             "INSERT INTO invitations (token_hash, game_id, creator, created_at, expires_at) \
              VALUES ($1, $2, $3, $4, $5) RETURNING {INVITATION_COLUMNS}"
         );
+        let expires = UnixMillis(now.0.saturating_add(INVITATION_LIFETIME_MS));
+        if self.moves.on_file() {
+            let (game, secret) = (game.clone(), token.as_str().to_owned());
+            let invitation = self
+                .moves
+                .call(move |c| {
+                    direct::create_invitation(c, &sql, &secret, &game, creator, now, expires)
+                })
+                .await?;
+            return Ok((token, invitation));
+        }
         let invitation = on_pool!(self, pool => {
             let row = sqlx::query(&sql)
                 .bind(hash_token(token.as_str()))
                 .bind(game.as_str())
                 .bind(creator.0)
                 .bind(now.0)
-                .bind(now.0.saturating_add(INVITATION_LIFETIME_MS))
+                .bind(expires.0)
                 .fetch_one(pool)
                 .await?;
             invitation_from_row!(row)
@@ -849,6 +913,13 @@ impl Store for SqlStore {
     }
 
     async fn invitation(&self, token: &str) -> Result<Option<Invitation>> {
+        if self.moves.on_file() {
+            let token = token.to_owned();
+            return self
+                .moves
+                .call(move |c| direct::invitation(c, &token))
+                .await;
+        }
         let sql = format!("SELECT {INVITATION_COLUMNS} FROM invitations WHERE token_hash = $1");
         Ok(on_pool!(self, pool => {
             let row = sqlx::query(&sql)
@@ -874,6 +945,13 @@ impl Store for SqlStore {
              WHERE token_hash = $3 AND consumed_at IS NULL AND expires_at > $1 \
              RETURNING {INVITATION_COLUMNS}"
         );
+        if self.moves.on_file() {
+            let token = token.to_owned();
+            return self
+                .moves
+                .call(move |c| direct::consume_invitation(c, &sql, &token, by, now))
+                .await;
+        }
         let used = on_pool!(self, pool => {
             let row = sqlx::query(&sql)
                 .bind(now.0)

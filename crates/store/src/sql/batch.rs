@@ -12,6 +12,12 @@
 //! Moves go to the end of `live_moves`, and the writer remembers each one's `seq` before it
 //! answers its game (migration 0005 and `sql/live.rs` say why and what happens at the end).
 //!
+//! On a SQLite file the writer's thread also runs the store's other frequent statements (a
+//! game's start and end, invitations, the reads that go with them: [`MoveWriter::call`]), in
+//! turn with the batches: SQLite writes one transaction at a time anyway, so one connection
+//! does all of it without waiting for another's lock, and its page cache stays valid (a
+//! connection drops its cache whenever another one has committed since its last read).
+//!
 //! Two writers do this:
 //! - on a SQLite file, a thread of its own with its own connection ([`sqlite`]): no hand-off
 //!   to a connection thread per batch, prepared statements kept, and a page cache that stays
@@ -55,6 +61,15 @@ struct Job {
     reply: oneshot::Sender<Result<bool, StoreError>>,
 }
 
+/// What the writer is given: a move, or (on a SQLite file) a call on its connection.
+enum Work {
+    Move(Job),
+    Call(Call),
+}
+
+/// A call run on the SQLite file's writer connection; it answers through its own channel.
+type Call = Box<dyn FnOnce(&mut rusqlite::Connection) + Send>;
+
 /// Where a SQLite file's writer thread opens its connection.
 pub(super) struct SqliteFile {
     pub path: PathBuf,
@@ -65,7 +80,9 @@ pub(super) struct SqliteFile {
 
 /// The way to the writer.
 pub(super) struct MoveWriter {
-    tx: mpsc::Sender<Job>,
+    tx: mpsc::Sender<Work>,
+    /// Whether the writer is a SQLite file's thread, which takes [`MoveWriter::call`]s.
+    on_file: bool,
     /// Tells the writer task to store what is queued, give its connection back and end.
     stop: watch::Sender<bool>,
     /// The writer task (none for a SQLite file's thread, which has a connection of its own
@@ -83,6 +100,7 @@ impl MoveWriter {
     ) -> Result<MoveWriter, StoreError> {
         let (tx, rx) = mpsc::channel(QUEUE);
         let (stop, stopped) = watch::channel(false);
+        let on_file = file.is_some();
         let task = match file {
             Some(file) => {
                 sqlite::spawn(file, rx, live)?;
@@ -92,6 +110,7 @@ impl MoveWriter {
         };
         Ok(MoveWriter {
             tx,
+            on_file,
             stop,
             task: std::sync::Mutex::new(task),
         })
@@ -125,10 +144,34 @@ impl MoveWriter {
             at,
             reply,
         };
-        let gone = || StoreError::Db(sqlx::Error::PoolClosed);
-        self.tx.send(job).await.map_err(|_| gone())?;
+        self.tx.send(Work::Move(job)).await.map_err(|_| gone())?;
         answer.await.map_err(|_| gone())?
     }
+
+    /// Whether [`MoveWriter::call`] can be used: the writer is a SQLite file's thread.
+    pub(super) fn on_file(&self) -> bool {
+        self.on_file
+    }
+
+    /// Runs `f` on the SQLite file's writer connection, after the batch being written (a game
+    /// that awaited its last move's answer finds that move stored). Only for a writer
+    /// [`on_file`](MoveWriter::on_file); elsewhere the call fails as if the store were closed.
+    pub(super) async fn call<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut rusqlite::Connection) -> Result<R, StoreError> + Send + 'static,
+    ) -> Result<R, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        let call: Call = Box::new(move |conn| {
+            let _ = reply.send(f(conn));
+        });
+        self.tx.send(Work::Call(call)).await.map_err(|_| gone())?;
+        answer.await.map_err(|_| gone())?
+    }
+}
+
+/// The error of a call after the writer has stopped.
+fn gone() -> StoreError {
+    StoreError::Db(sqlx::Error::PoolClosed)
 }
 
 /// Batch sizes, logged at debug level every 10 s.
@@ -217,17 +260,18 @@ fn answer(jobs: &mut Vec<Job>, result: Result<Vec<Outcome>, StoreError>, live: &
 /// The writer task (PostgreSQL, in-memory SQLite).
 async fn run(
     pool: Pool,
-    mut rx: mpsc::Receiver<Job>,
+    mut rx: mpsc::Receiver<Work>,
     mut stop: watch::Receiver<bool>,
     live: Arc<LiveMoves>,
 ) {
+    let mut work = Vec::with_capacity(MAX_BATCH);
     let mut jobs = Vec::with_capacity(MAX_BATCH);
     let mut held = None;
     let mut stats = Stats::new();
     let mut stopping = false;
     loop {
         let received = tokio::select! {
-            received = rx.recv_many(&mut jobs, MAX_BATCH) => received,
+            received = rx.recv_many(&mut work, MAX_BATCH) => received,
             // No more moves in: what is queued is still stored, then `recv_many` says 0.
             _ = stop.wait_for(|stop| *stop), if !stopping => {
                 stopping = true;
@@ -241,11 +285,20 @@ async fn run(
         // Let the tasks that are ready run first: the games whose moves have just arrived on
         // their sockets hand them over too.
         tokio::task::yield_now().await;
-        while jobs.len() < MAX_BATCH {
+        while work.len() < MAX_BATCH {
             match rx.try_recv() {
-                Ok(job) => jobs.push(job),
+                Ok(item) => work.push(item),
                 Err(_) => break,
             }
+        }
+        // No call is sent to this writer (`on_file` is false): one would be dropped, and its
+        // caller told the store is closed.
+        jobs.extend(work.drain(..).filter_map(|item| match item {
+            Work::Move(job) => Some(job),
+            Work::Call(_) => None,
+        }));
+        if jobs.is_empty() {
+            continue;
         }
         stats.record(jobs.len());
         match write(&pool, &mut held, &jobs, &live).await {

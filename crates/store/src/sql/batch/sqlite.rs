@@ -4,14 +4,15 @@
 //! plain thread rather than a task handing each batch to a pooled connection's thread: one
 //! hand-off per batch instead of three, the insert prepared once, and a page cache that
 //! stays valid between batches (a connection drops its cache whenever another connection
-//! wrote last, and here the other connections rarely write).
+//! wrote last, and here the other connections rarely write). The thread also runs the calls
+//! that the store sends it ([`super::MoveWriter::call`]), each in turn with the batches.
 
 use std::{sync::Arc, time::Duration};
 
 use rusqlite::{params, Connection, ErrorCode, OpenFlags, TransactionBehavior};
 use tokio::sync::mpsc;
 
-use super::{Job, Outcome, SqliteFile, Stats, MAX_BATCH};
+use super::{Call, Job, Outcome, SqliteFile, Stats, Work, MAX_BATCH};
 use crate::sql::live::LiveMoves;
 use crate::StoreError;
 
@@ -21,9 +22,16 @@ use crate::StoreError;
 /// wake-ups on the runtime, once per batch).
 const BUSY_BATCH: usize = 2;
 
-/// SQLite page cache of the writer's connection, in KiB: the pages that moves touch (the
-/// moves index, the games rows) stay in memory instead of being read again from the file.
-const WRITER_CACHE_KIB: u32 = 64 * 1024;
+/// SQLite page cache of the writer's connection, in KiB: the pages that moves and the calls
+/// touch (the end of `live_moves`, the live games' rows, their invitations and players) stay
+/// in memory instead of being read again from the file (the operating system's cache holds
+/// the rest). 8 MiB served 9 000 games as well as 64 MiB did, for 3 KiB less memory per
+/// player after 120 s (docs/benchmarks.md, session 17); SQLite also walks the cache's hash
+/// table at every commit.
+const WRITER_CACHE_KIB: u32 = 8 * 1024;
+
+/// Prepared statements the connection keeps: the insert of a move and those of the calls.
+const STATEMENT_CACHE: usize = 64;
 
 /// The insert of one move, if its game is live (waiting or playing). A game's moves and its
 /// end are written by the game's one actor, in order, so nothing ends the game between the
@@ -37,7 +45,7 @@ const INSERT: &str =
 /// thread.
 pub(super) fn spawn(
     file: SqliteFile,
-    rx: mpsc::Receiver<Job>,
+    rx: mpsc::Receiver<Work>,
     live: Arc<LiveMoves>,
 ) -> Result<(), StoreError> {
     let conn = open(&file).map_err(db)?;
@@ -61,27 +69,36 @@ fn open(file: &SqliteFile) -> rusqlite::Result<Connection> {
         "synchronous",
         if file.full_sync { "FULL" } else { "NORMAL" },
     )?;
-    // This connection only runs `INSERT`, whose own condition finds the move's game (live):
-    // the foreign-key check would look the same row up again for every move. The pool's
-    // connections, which write everything else, keep the checks.
-    conn.pragma_update(None, "foreign_keys", "OFF")?;
+    // As on the pool's connections, for the calls' writes (`live_moves` has no foreign key:
+    // a move costs no extra lookup).
+    conn.pragma_update(None, "foreign_keys", "ON")?;
     conn.pragma_update(None, "cache_size", -i64::from(WRITER_CACHE_KIB))?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     Ok(conn)
 }
 
-fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>, delay: Duration, live: &LiveMoves) {
+fn run(mut conn: Connection, mut rx: mpsc::Receiver<Work>, delay: Duration, live: &LiveMoves) {
     let mut jobs: Vec<Job> = Vec::with_capacity(MAX_BATCH);
+    // Calls that arrived while a batch was gathered: run after it.
+    let mut calls: Vec<Call> = Vec::new();
     let mut stats = Stats::new();
     let mut last = 0;
-    while let Some(job) = rx.blocking_recv() {
-        jobs.push(job);
+    while let Some(work) = rx.blocking_recv() {
+        match work {
+            Work::Move(job) => jobs.push(job),
+            Work::Call(call) => {
+                call(&mut conn);
+                continue;
+            }
+        }
         if last > BUSY_BATCH && !delay.is_zero() {
             // Busy: more moves are on their way; a short wait makes the batch larger.
             std::thread::sleep(delay);
         }
         while jobs.len() < MAX_BATCH {
             match rx.try_recv() {
-                Ok(job) => jobs.push(job),
+                Ok(Work::Move(job)) => jobs.push(job),
+                Ok(Work::Call(call)) => calls.push(call),
                 Err(_) => break,
             }
         }
@@ -100,6 +117,9 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Job>, delay: Duration, live:
                 }
             }
             result => super::answer(&mut jobs, result, live),
+        }
+        for call in calls.drain(..) {
+            call(&mut conn);
         }
     }
     tracing::debug!("moves writer stopped");
