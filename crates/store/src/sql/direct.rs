@@ -3,7 +3,8 @@
 //! start and end, and invitations. The rest stays on the sqlx pool.
 //!
 //! Each function is the pool's version of the same method, SQL included (the callers pass
-//! the text they would give sqlx): sqlx's `$n` parameters are SQLite's `?n` ([`numbered`]).
+//! the text they would give sqlx; the invitation read, which using an invitation needs too,
+//! writes its own): sqlx's `$n` parameters are SQLite's `?n` ([`numbered`]).
 //! Going through the writer saves, per statement, sqlx's hand-off to a connection thread and
 //! back for each row, the read of pages that the writer's last commit made another
 //! connection drop from its cache, and the wait for the writer's lock.
@@ -49,8 +50,8 @@ fn read_invitation(row: &Row<'_>) -> Result<Invitation> {
     Ok(invitation_from_row!(Cols(row)))
 }
 
-/// Whether an error is a unique or primary key violation.
-fn is_unique_violation(e: &rusqlite::Error) -> bool {
+/// Whether an error is a unique or primary key violation (the moves' writer asks too).
+pub(super) fn is_unique_violation(e: &rusqlite::Error) -> bool {
     e.sqlite_error_code() == Some(ErrorCode::ConstraintViolation)
         && matches!(
             e.sqlite_error().map(|s| s.extended_code),

@@ -9,11 +9,11 @@
 
 use std::{sync::Arc, time::Duration};
 
-use rusqlite::{params, Connection, ErrorCode, OpenFlags, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
 use tokio::sync::mpsc;
 
 use super::{Call, Job, Outcome, SqliteFile, Stats, Work, MAX_BATCH};
-use crate::sql::live::LiveMoves;
+use crate::sql::{direct::is_unique_violation, live::LiveMoves};
 use crate::StoreError;
 
 /// A batch larger than this means the server is busy: the next batch waits the file's
@@ -166,18 +166,9 @@ fn write(
 
 /// A SQLite error as the store's: a key already there is a conflict (a ply stored twice).
 fn db(e: rusqlite::Error) -> StoreError {
-    match e.sqlite_error_code() {
-        Some(ErrorCode::ConstraintViolation)
-            if matches!(
-                e.sqlite_error().map(|s| s.extended_code),
-                Some(
-                    rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
-                        | rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
-                )
-            ) =>
-        {
-            StoreError::Conflict("ply already stored")
-        }
-        _ => StoreError::Sqlite(e),
+    if is_unique_violation(&e) {
+        StoreError::Conflict("ply already stored")
+    } else {
+        StoreError::Sqlite(e)
     }
 }
