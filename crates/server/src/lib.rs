@@ -16,6 +16,7 @@ pub mod opt;
 pub mod ranked;
 pub mod round;
 pub mod rounds;
+pub mod runtime;
 pub mod session;
 pub mod view;
 pub mod ws;

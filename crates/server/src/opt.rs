@@ -70,6 +70,13 @@ pub struct Opt {
     #[arg(long, env = "TTAKJI_WORKERS")]
     pub workers: Option<usize>,
 
+    /// How long a busy runtime thread that has run out of work waits before it parks, in
+    /// microseconds (0: never), so that what arrives meanwhile is handled in one wake-up
+    /// instead of one each (`runtime.rs`). A thread is busy when its previous park was less
+    /// than two naps ago; a quiet server never waits.
+    #[arg(long, env = "TTAKJI_PARK_NAP_US", default_value_t = 1_000)]
+    pub park_nap_us: u64,
+
     /// SQLite: how long the moves' writer, when busy, waits for more moves before it commits,
     /// in microseconds (0: commit at once). Larger batches cost less CPU per move and add
     /// this much latency; a quiet server commits every move at once anyway. PostgreSQL has
@@ -206,6 +213,7 @@ mod tests {
         let one = Opt::parse_from(["ttakji", "--workers", "0"]);
         assert_eq!(one.worker_threads(), 1);
         assert_eq!(opt.standin_after_ms, 10_000);
+        assert_eq!(opt.park_nap_us, 1_000);
         assert_eq!(
             opt.store_options().commit_delay,
             ttakji_store::DEFAULT_COMMIT_DELAY

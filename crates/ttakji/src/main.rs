@@ -83,10 +83,7 @@ fn run_perft<P: Position>(fen: Option<&str>, depth: u32, divide: bool) -> anyhow
 fn main() -> ExitCode {
     let opt = Opt::parse();
     let result = match opt.command {
-        Command::Serve(opt) => tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(opt.worker_threads())
-            .enable_all()
-            .build()
+        Command::Serve(opt) => ttakji_server::runtime::build(&opt)
             .map_err(anyhow::Error::from)
             .and_then(|rt| rt.block_on(ttakji_server::run(*opt))),
         Command::Loadtest(opt) => tokio::runtime::Builder::new_multi_thread()
