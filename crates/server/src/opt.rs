@@ -73,7 +73,7 @@ pub struct Opt {
     /// How long a busy runtime thread that has run out of work waits before it parks, in
     /// microseconds (0: never), so that what arrives meanwhile is handled in one wake-up
     /// instead of one each (`runtime.rs`). A thread is busy when its previous park was less
-    /// than two naps ago; a quiet server never waits.
+    /// than two naps ago, so a quiet server seldom naps (and then costs an answer at most a nap).
     #[arg(long, env = "TTAKJI_PARK_NAP_US", default_value_t = 1_000)]
     pub park_nap_us: u64,
 

@@ -7,7 +7,7 @@
 //! most of what it then does. So a *busy* thread that runs out of work first naps for
 //! [`Opt::park_nap_us`] and only then parks, the way a network card moderates its interrupts:
 //! what arrived during the nap is handled in one wake-up. A thread is busy when its previous
-//! park was less than two naps ago; on a quiet server parks are far apart and nothing waits.
+//! park was less than two naps ago; on a quiet server parks are far apart and it seldom naps.
 //! A nap adds at most its length to an answer (the moves' group commit already waits
 //! `--commit-delay-us` under load). Measured in docs/benchmarks.md (session 18).
 
