@@ -39,8 +39,11 @@ use crate::{
     session, AppState,
 };
 
-/// Read buffer per connection.
-pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+/// Read buffer per connection. Clients' messages are a few hundred bytes at most, and a larger
+/// frame is read whole anyway (the buffer grows for it); tungstenite zeroes the buffer's free
+/// space before every read, which with 4 KiB cost ~2 % of the server's CPU at 9 000 games
+/// (18 000 cold buffers).
+pub const READ_BUFFER_BYTES: usize = 1024;
 /// Write buffer per connection (the socket flushes when it holds this much).
 pub const WRITE_BUFFER_BYTES: usize = 4 * 1024;
 /// Largest message a client may send; a larger one closes the socket (1009).

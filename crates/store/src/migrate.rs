@@ -37,6 +37,11 @@ const SQLITE: &[Embedded] = &[
         "live moves",
         include_str!("../migrations/sqlite/0005_live_moves.sql"),
     ),
+    (
+        6,
+        "live games by id",
+        include_str!("../migrations/sqlite/0006_live_games_by_id.sql"),
+    ),
 ];
 
 const POSTGRES: &[Embedded] = &[
@@ -64,6 +69,11 @@ const POSTGRES: &[Embedded] = &[
         5,
         "live moves",
         include_str!("../migrations/postgres/0005_live_moves.sql"),
+    ),
+    (
+        6,
+        "live games by id",
+        include_str!("../migrations/postgres/0006_live_games_by_id.sql"),
     ),
 ];
 

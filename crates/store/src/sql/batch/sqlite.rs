@@ -35,11 +35,14 @@ const STATEMENT_CACHE: usize = 64;
 
 /// The insert of one move, if its game is live (waiting or playing). A game's moves and its
 /// end are written by the game's one actor, in order, so nothing ends the game between the
-/// check and the insert.
+/// check and the insert. The check is one look into the index of the live games by id
+/// (migration 0006): the planner would take the primary key's index of every game and then
+/// read the status from the game's row.
 const INSERT: &str =
     "INSERT INTO live_moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
      SELECT ?1, ?2, ?3, ?4, ?5, ?6 \
-     WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1 AND status IN ('waiting', 'playing'))";
+     WHERE EXISTS (SELECT 1 FROM games INDEXED BY games_unfinished \
+                   WHERE id = ?1 AND status IN ('waiting', 'playing'))";
 
 /// Opens the connection (here, so that a bad file fails the store's start) and starts the
 /// thread.
