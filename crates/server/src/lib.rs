@@ -13,6 +13,7 @@ pub mod http;
 pub mod lobby;
 pub mod nickname;
 pub mod opt;
+pub mod outlet;
 pub mod ranked;
 pub mod round;
 pub mod rounds;

@@ -24,6 +24,7 @@ use std::{
     time::Duration,
 };
 
+use crate::outlet::Outlet;
 use crate::view::{
     self, side_name, ClockView, CountersView, LegalView, MakrukCountView, MoveEventView, MoveView,
     OffersView, ResultView, SeatView, Sides, StateView, TimeView, You,
@@ -46,9 +47,6 @@ use ttakji_store::{
 /// back from a short drop has missed a move or two; each kept `move` event is about a KiB of
 /// text in every live game.
 pub const HISTORY_LEN: usize = 4;
-/// Outgoing messages queued per connection; a connection that falls further behind is dropped
-/// (its client reconnects and catches up).
-pub const CONNECTION_QUEUE: usize = 64;
 /// How long a round with nobody connected stays in memory once the game is over.
 /// Short: whoever comes back later gets it loaded again from the store, and at a busy
 /// server's pace the finished rounds would otherwise hold most of its memory.
@@ -57,9 +55,9 @@ pub const IDLE_FINISHED: Duration = Duration::from_secs(15);
 /// second player (it is loaded again on demand).
 pub const IDLE_WAITING: Duration = Duration::from_secs(600);
 
-/// A message to one connection: JSON text, ready to send (shared, not copied, between the
-/// connections it goes to).
-pub type Outgoing = mpsc::Sender<Utf8Bytes>;
+/// Where a connection's messages go: JSON text, ready to send (shared, not copied, between
+/// the connections it goes to).
+pub type Outgoing = Box<dyn Outlet>;
 
 /// What a seated player (or a spectator, who is refused) asks a round to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -249,7 +247,8 @@ impl Connection {
         }
     }
 
-    /// Sends an action; the answer (ack, error or events) arrives on the connection's queue.
+    /// Sends an action; the answer (ack, error or events) arrives through the connection's
+    /// [`Outlet`].
     pub async fn act(&self, action: Action, id: Option<Value>) -> Result<(), RoundError> {
         self.tx
             .send(Command::Act {
@@ -280,8 +279,9 @@ impl RoundHandle {
         &self,
         player: Option<PlayerId>,
         since: Option<u64>,
-        out: Outgoing,
+        out: impl Outlet + 'static,
     ) -> Result<Connection, RoundError> {
+        let out: Outgoing = Box::new(out);
         let (reply, rx) = oneshot::channel();
         self.tx
             .send(Command::Connect {
@@ -616,6 +616,11 @@ impl Round {
         loop {
             // Whenever the AI is to move it thinks (after a load, a move, a takeback, ...).
             self.think();
+            // What the last command wrote goes out now, in one write per socket (a move's
+            // event and its ack together).
+            for conn in &self.conns {
+                conn.out.flush();
+            }
             let deadline = self.flag_deadline();
             let idle = self.idle_limit();
             let command = tokio::select! {
@@ -1436,7 +1441,7 @@ async fn sleep_opt(d: Option<Duration>) {
     }
 }
 
-/// Queues a message; `false` if the connection is gone or too far behind.
+/// Sends or queues a message; `false` if the connection is gone or too far behind.
 fn send(conn: &Conn, text: &Utf8Bytes) -> bool {
-    conn.out.try_send(text.clone()).is_ok()
+    conn.out.send(text)
 }

@@ -14,7 +14,10 @@
 //! write (a write costs far more than a frame in it); on a socket with nothing to send for a
 //! whole period it goes alone.
 
-use std::time::{Duration, Instant};
+use std::{
+    future::Future,
+    time::{Duration, Instant},
+};
 
 use axum::{
     extract::{
@@ -24,7 +27,6 @@ use axum::{
     http::HeaderMap,
     response::Response,
 };
-use futures_util::SinkExt;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
@@ -35,7 +37,8 @@ use ttakji_store::{GameId, Player, PlayerId, Variant};
 use crate::{
     error::ApiError,
     lobby::{self, LobbyEvent, Seek, Ticket},
-    round::{Action, RoundHandle, CONNECTION_QUEUE},
+    outlet::{Closed, SharedSocket, Socket},
+    round::{Action, RoundHandle},
     session, AppState,
 };
 
@@ -280,14 +283,16 @@ pub async fn game(
 }
 
 async fn game_loop(
-    mut socket: WebSocket,
+    socket: WebSocket,
     state: AppState,
     player: Option<PlayerId>,
     handle: RoundHandle,
     since: Option<u64>,
 ) {
-    let (out, mut events) = mpsc::channel(CONNECTION_QUEUE);
-    let conn = match handle.connect(player, since, out).await {
+    // The round writes events into the socket itself (see `outlet`); this task reads, answers
+    // errors, pings, and finishes the writes the round could not.
+    let (socket, outlet) = SharedSocket::new(socket);
+    let conn = match handle.connect(player, since, outlet).await {
         Ok(conn) => conn,
         Err(_) => {
             let _ = socket
@@ -303,70 +308,29 @@ async fn game_loop(
         let _ = shutdown.changed().await;
     });
     let mut limit = RateLimit::new();
-    let mut lag = LagMeter::default();
     // The first tick is at once, and its ping goes alone: the first move is compensated
     // already.
     let mut pings = tokio::time::interval(PING_EVERY);
     pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut ping_due = true;
     loop {
         tokio::select! {
-            _ = pings.tick() => {
-                let now = Instant::now();
-                if lag.timed_out(now) {
-                    tracing::info!("no pong: closing the socket");
-                    let _ = socket.send(close(close_code::AWAY, "no pong")).await;
-                    return;
-                }
-                if !ping_due {
-                    // Due: it rides with the next event, if one comes within a period.
-                    ping_due = true;
-                    continue;
-                }
-                ping_due = false;
-                if socket.send(Message::Ping(lag.ping(now).into())).await.is_err() {
-                    return;
-                }
-            }
-            event = events.recv() => match event {
-                Some(text) => {
-                    // What the round queued together (a move and its ack), and a ping that
-                    // is due, go out in one write.
-                    let mut sent = socket.feed(Message::Text(text)).await.is_ok();
-                    while sent {
-                        let Ok(text) = events.try_recv() else { break };
-                        sent = socket.feed(Message::Text(text)).await.is_ok();
-                    }
-                    if sent && ping_due {
-                        ping_due = false;
-                        let ping = lag.ping(Instant::now());
-                        sent = socket.feed(Message::Ping(ping.into())).await.is_ok();
-                    }
-                    if !sent || socket.flush().await.is_err() {
-                        return;
-                    }
-                }
-                None => {
-                    // The round dropped this connection (too far behind) or stopped.
-                    let _ = socket.send(close(close_code::AGAIN, "reconnect")).await;
-                    return;
-                }
-            },
+            // Reads first: a client's moves matter more than the timer.
+            biased;
             frame = socket.recv() => {
                 let reply = match frame {
                     None | Some(Ok(Message::Close(_))) => return,
                     Some(Err(e)) => {
                         tracing::info!(error = %e, "socket closed on error");
-                        close_after_error(&mut socket).await;
+                        close_after_error(&mut &socket).await;
                         return;
                     }
                     Some(Ok(m)) if too_big(&m) => {
                         tracing::info!(bytes = size(&m), "socket closed: message too big");
-                        close_after_error(&mut socket).await;
+                        close_after_error(&mut &socket).await;
                         return;
                     }
                     Some(Ok(Message::Pong(payload))) => {
-                        if let Some(ms) = lag.pong(&payload, Instant::now()) {
+                        if let Some(ms) = socket.lag(|lag| lag.pong(&payload, Instant::now())) {
                             conn.report_lag(ms);
                         }
                         continue;
@@ -385,7 +349,7 @@ async fn game_loop(
                         Ok(message) if message.t == "ping" => Some(handle_ping(message)),
                         Ok(message) => match action(&message) {
                             Ok((action, id)) => match conn.act(action, id).await {
-                                // The answer comes through the round's queue.
+                                // The answer comes from the round.
                                 Ok(()) => None,
                                 Err(e) => Some(ServerMessage::error(e.code(), e.to_string())),
                             },
@@ -398,6 +362,29 @@ async fn game_loop(
                         tracing::debug!(error = ?reply.d, "bad client message");
                     }
                     if socket.send(reply.to_message()).await.is_err() {
+                        return;
+                    }
+                }
+            }
+            () = socket.nudged() => match socket.drain().await {
+                Ok(()) => {}
+                Err(Closed::Broken) => return,
+                Err(Closed::Released) => {
+                    // The round dropped this connection (too far behind) or stopped.
+                    let _ = socket.send(close(close_code::AGAIN, "reconnect")).await;
+                    return;
+                }
+            },
+            _ = pings.tick() => {
+                let now = Instant::now();
+                if socket.lag(|lag| lag.timed_out(now)) {
+                    tracing::info!("no pong: closing the socket");
+                    let _ = socket.send(close(close_code::AWAY, "no pong")).await;
+                    return;
+                }
+                // A due ping rides with the round's next write, if one comes within a period.
+                if let Some(ping) = socket.tick(now) {
+                    if socket.send(Message::Ping(ping.into())).await.is_err() {
                         return;
                     }
                 }
@@ -644,20 +631,46 @@ const CLOSE_LINGER: Duration = Duration::from_secs(2);
 /// Closes a socket after a message too big or a frame it could not read with code 1009, then
 /// reads on until the client answers the close (or [`CLOSE_LINGER`]): a socket dropped with
 /// unread data is reset, which can destroy the close frame before the client reads it.
-async fn close_after_error(socket: &mut WebSocket) {
-    let _ = socket
-        .send(close(close_code::SIZE, "message too big or malformed"))
+async fn close_after_error(socket: &mut impl Closing) {
+    socket
+        .send_close(close(close_code::SIZE, "message too big or malformed"))
         .await;
     let drain = async {
         // Each read consumes input (a frame, or bytes it rejects); the bound is a backstop.
         for _ in 0..1024 {
-            match socket.recv().await {
+            match socket.read().await {
                 None | Some(Ok(Message::Close(_))) => break,
                 Some(_) => {}
             }
         }
     };
     let _ = tokio::time::timeout(CLOSE_LINGER, drain).await;
+}
+
+/// What [`close_after_error`] needs of a socket: the lobby's plain one or a game's shared one.
+trait Closing {
+    /// Sends a close frame (a failure needs no answer: the socket is going anyway).
+    fn send_close(&mut self, message: Message) -> impl Future<Output = ()> + Send;
+    /// The next frame.
+    fn read(&mut self) -> impl Future<Output = Option<Result<Message, axum::Error>>> + Send;
+}
+
+impl Closing for WebSocket {
+    async fn send_close(&mut self, message: Message) {
+        let _ = self.send(message).await;
+    }
+    async fn read(&mut self) -> Option<Result<Message, axum::Error>> {
+        self.recv().await
+    }
+}
+
+impl<S: Socket> Closing for &SharedSocket<S> {
+    async fn send_close(&mut self, message: Message) {
+        let _ = self.send(message).await;
+    }
+    async fn read(&mut self) -> Option<Result<Message, axum::Error>> {
+        self.recv().await
+    }
 }
 
 fn close(code: u16, reason: &'static str) -> Message {

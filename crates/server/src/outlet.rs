@@ -1,0 +1,546 @@
+//! Where a round's events go out: a game socket that its round writes into directly.
+//!
+//! A round used to queue each event for the socket's task, which woke up, wrote it and went
+//! back to its `select!`: per move and player a queue hand-off, a task wake-up and two polls
+//! of every branch, about as much of the server's time as the writes themselves
+//! (docs/benchmarks.md, session 20). Now the socket sits behind a lock that its task and its
+//! round share ([`SharedSocket`], [`SocketOutlet`]), and the round writes an event straight
+//! into it, on its own thread and without waiting, whenever nothing is queued before it.
+//! Only a write that cannot finish at once (the socket's send buffer is full, or the task is
+//! reading at that instant) is left to the task: the rest is queued, the task is nudged, and
+//! it finishes the write as before. A message never overtakes an earlier one: the round
+//! writes directly only when the queue is empty and nothing waits for the task's flush.
+//!
+//! The round's writes are buffered until it calls [`Outlet::flush`] at the end of the
+//! command that made them, so that a move's event and its ack go out in one `sendto`.
+//!
+//! The task still reads, answers errors and pings; a due ping rides with the round's next
+//! write, as it rode with the next event before.
+
+use std::{
+    collections::VecDeque,
+    pin::Pin,
+    sync::{Arc, Mutex, MutexGuard, PoisonError},
+    task::{Context, Poll, Waker},
+    time::Instant,
+};
+
+use axum::extract::ws::{Message, Utf8Bytes};
+use futures_util::{Sink, Stream};
+use tokio::sync::{mpsc, Notify};
+
+use crate::ws::LagMeter;
+
+/// Outgoing messages queued per connection; a connection that falls further behind is dropped
+/// (its client reconnects and catches up).
+pub const CONNECTION_QUEUE: usize = 64;
+
+/// The way from a round to one connection.
+pub trait Outlet: Send + Sync {
+    /// Writes or queues `text` (to go out at the next [`Outlet::flush`]); `false` if the
+    /// connection is gone or too far behind (the round then drops it).
+    fn send(&self, text: &Utf8Bytes) -> bool;
+
+    /// Sends what [`Outlet::send`] wrote, without waiting (the rest is left to the socket's
+    /// task).
+    fn flush(&self) {}
+}
+
+/// A plain queue (the tests' connections, which read events from its receiver).
+impl Outlet for mpsc::Sender<Utf8Bytes> {
+    fn send(&self, text: &Utf8Bytes) -> bool {
+        self.try_send(text.clone()).is_ok()
+    }
+}
+
+/// What a game socket is: a stream of frames and a sink of messages (axum's `WebSocket`,
+/// or a test's stand-in).
+pub trait Socket:
+    Stream<Item = Result<Message, axum::Error>> + Sink<Message, Error = axum::Error> + Unpin + Send
+{
+}
+
+impl<S> Socket for S where
+    S: Stream<Item = Result<Message, axum::Error>>
+        + Sink<Message, Error = axum::Error>
+        + Unpin
+        + Send
+{
+}
+
+/// The socket has failed, or the round let go of it and everything queued is out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// A write failed.
+    Broken,
+    /// The round dropped the connection (too far behind, or it stopped).
+    Released,
+}
+
+struct State<S> {
+    socket: S,
+    /// Messages waiting for the task, in order.
+    backlog: VecDeque<Message>,
+    /// The round wrote without flushing: its [`Outlet::flush`] is to come.
+    fed: bool,
+    /// Bytes handed to the socket that are not flushed yet: the task flushes them.
+    unflushed: bool,
+    /// A write failed: the socket is dead.
+    broken: bool,
+    /// The round let go of the connection.
+    released: bool,
+    /// A ping is due: it goes out with the next write.
+    ping_due: bool,
+    lag: LagMeter,
+}
+
+struct Shared<S> {
+    state: Mutex<State<S>>,
+    /// Wakes the task: something is queued or unflushed, or the round let go.
+    nudge: Notify,
+}
+
+impl<S> Shared<S> {
+    fn lock(&self) -> MutexGuard<'_, State<S>> {
+        // A panic while holding the lock leaves nothing half-done that matters here.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// What a write without waiting did.
+enum Now {
+    /// Written, not flushed.
+    Done,
+    /// Not written (the socket is not ready): queue it.
+    Blocked(Message),
+    Broken,
+}
+
+impl<S: Socket> State<S> {
+    /// Writes `message` (and a due ping) without waiting and without flushing. A waker that
+    /// does nothing is registered: whenever the round leaves work undone the task is nudged,
+    /// and its own polls register its waker again.
+    fn write_now(&mut self, message: Message) -> Now {
+        let mut cx = Context::from_waker(Waker::noop());
+        let socket = Pin::new(&mut self.socket);
+        match socket.poll_ready(&mut cx) {
+            Poll::Pending => return Now::Blocked(message),
+            Poll::Ready(Err(_)) => return Now::Broken,
+            Poll::Ready(Ok(())) => {}
+        }
+        if Pin::new(&mut self.socket).start_send(message).is_err() {
+            return Now::Broken;
+        }
+        if self.ping_due
+            && matches!(
+                Pin::new(&mut self.socket).poll_ready(&mut cx),
+                Poll::Ready(Ok(()))
+            )
+        {
+            self.ping_due = false;
+            let ping = self.lag.ping(Instant::now());
+            if Pin::new(&mut self.socket)
+                .start_send(Message::Ping(ping.into()))
+                .is_err()
+            {
+                return Now::Broken;
+            }
+        }
+        self.fed = true;
+        Now::Done
+    }
+
+    /// Flushes what the round wrote, without waiting: `true` if the task has to finish it.
+    fn flush_now(&mut self) -> bool {
+        if !self.fed || self.broken {
+            return false;
+        }
+        self.fed = false;
+        let mut cx = Context::from_waker(Waker::noop());
+        match Pin::new(&mut self.socket).poll_flush(&mut cx) {
+            Poll::Ready(Ok(())) => false,
+            Poll::Ready(Err(_)) => {
+                self.broken = true;
+                true
+            }
+            Poll::Pending => {
+                self.unflushed = true;
+                true
+            }
+        }
+    }
+
+    /// Writes the backlog and flushes, waiting with `cx`.
+    fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Closed>> {
+        if self.broken {
+            return Poll::Ready(Err(Closed::Broken));
+        }
+        while !self.backlog.is_empty() {
+            match Pin::new(&mut self.socket).poll_ready(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(_)) => return self.fail(),
+                Poll::Ready(Ok(())) => {}
+            }
+            if let Some(message) = self.backlog.pop_front() {
+                if Pin::new(&mut self.socket).start_send(message).is_err() {
+                    return self.fail();
+                }
+                self.unflushed = true;
+            }
+        }
+        if self.unflushed {
+            match Pin::new(&mut self.socket).poll_flush(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(_)) => return self.fail(),
+                Poll::Ready(Ok(())) => self.unflushed = false,
+            }
+        }
+        Poll::Ready(Ok(()))
+    }
+
+    fn fail(&mut self) -> Poll<Result<(), Closed>> {
+        self.broken = true;
+        Poll::Ready(Err(Closed::Broken))
+    }
+}
+
+/// The socket task's side of a shared game socket.
+pub struct SharedSocket<S> {
+    shared: Arc<Shared<S>>,
+}
+
+/// The round's side of a shared game socket; dropping it lets go of the connection (the task
+/// sends what is queued, then closes the socket).
+pub struct SocketOutlet<S> {
+    shared: Arc<Shared<S>>,
+}
+
+impl<S: Socket> SharedSocket<S> {
+    /// Shares `socket` between its task (the first) and its round (the second).
+    pub fn new(socket: S) -> (SharedSocket<S>, SocketOutlet<S>) {
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                socket,
+                backlog: VecDeque::new(),
+                fed: false,
+                unflushed: false,
+                broken: false,
+                released: false,
+                ping_due: true,
+                lag: LagMeter::default(),
+            }),
+            nudge: Notify::new(),
+        });
+        (
+            SharedSocket {
+                shared: shared.clone(),
+            },
+            SocketOutlet { shared },
+        )
+    }
+
+    /// The next frame from the client (`None` once the stream has ended).
+    pub async fn recv(&self) -> Option<Result<Message, axum::Error>> {
+        std::future::poll_fn(|cx| Pin::new(&mut self.shared.lock().socket).poll_next(cx)).await
+    }
+
+    /// Waits until the round leaves work for the task (see [`SharedSocket::drain`]).
+    pub async fn nudged(&self) {
+        self.shared.nudge.notified().await;
+    }
+
+    /// Writes what is queued and flushes; then, if the round has let go of the connection,
+    /// [`Closed::Released`].
+    pub async fn drain(&self) -> Result<(), Closed> {
+        std::future::poll_fn(|cx| self.shared.lock().poll_drain(cx)).await?;
+        if self.shared.lock().released {
+            return Err(Closed::Released);
+        }
+        Ok(())
+    }
+
+    /// Sends `message` after everything queued before it.
+    pub async fn send(&self, message: Message) -> Result<(), Closed> {
+        self.shared.lock().backlog.push_back(message);
+        std::future::poll_fn(|cx| self.shared.lock().poll_drain(cx)).await
+    }
+
+    /// The ping timer's tick: `Some(payload)` of a ping to send now if the ping due since the
+    /// last tick found no write to ride with; otherwise a ping is due from now on.
+    pub fn tick(&self, now: Instant) -> Option<Vec<u8>> {
+        let mut state = self.shared.lock();
+        if state.ping_due {
+            state.ping_due = false;
+            Some(state.lag.ping(now))
+        } else {
+            state.ping_due = true;
+            None
+        }
+    }
+
+    /// Runs `f` on the connection's lag meter.
+    pub fn lag<R>(&self, f: impl FnOnce(&mut LagMeter) -> R) -> R {
+        f(&mut self.shared.lock().lag)
+    }
+}
+
+impl<S: Socket> Outlet for SocketOutlet<S> {
+    fn send(&self, text: &Utf8Bytes) -> bool {
+        let mut state = self.shared.lock();
+        if state.broken {
+            return false;
+        }
+        if state.backlog.is_empty() && !state.unflushed {
+            match state.write_now(Message::Text(text.clone())) {
+                Now::Done => return true,
+                Now::Blocked(message) => state.backlog.push_back(message),
+                Now::Broken => {
+                    state.broken = true;
+                    drop(state);
+                    self.shared.nudge.notify_one();
+                    return false;
+                }
+            }
+        } else if state.backlog.len() >= CONNECTION_QUEUE {
+            return false;
+        } else {
+            state.backlog.push_back(Message::Text(text.clone()));
+        }
+        drop(state);
+        self.shared.nudge.notify_one();
+        true
+    }
+
+    fn flush(&self) {
+        if self.shared.lock().flush_now() {
+            self.shared.nudge.notify_one();
+        }
+    }
+}
+
+impl<S> Drop for SocketOutlet<S> {
+    fn drop(&mut self) {
+        let mut state = self.shared.lock();
+        state.released = true;
+        // Written but never flushed: the task's now.
+        state.unflushed |= std::mem::take(&mut state.fed);
+        drop(state);
+        self.shared.nudge.notify_one();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A socket whose writes can be held up: what it sent, and whether it is ready.
+    #[derive(Default)]
+    struct FakeSocket {
+        sent: Vec<Message>,
+        /// Accepted but not flushed.
+        buffered: Vec<Message>,
+        ready: bool,
+        flushes: bool,
+        fail: bool,
+        /// Flushes that sent something.
+        writes: usize,
+    }
+
+    impl Stream for FakeSocket {
+        type Item = Result<Message, axum::Error>;
+        fn poll_next(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+            Poll::Ready(None)
+        }
+    }
+
+    impl Sink<Message> for FakeSocket {
+        type Error = axum::Error;
+        fn poll_ready(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), axum::Error>> {
+            if self.fail {
+                Poll::Ready(Err(axum::Error::new("broken pipe")))
+            } else if self.ready {
+                Poll::Ready(Ok(()))
+            } else {
+                Poll::Pending
+            }
+        }
+        fn start_send(mut self: Pin<&mut Self>, item: Message) -> Result<(), axum::Error> {
+            self.buffered.push(item);
+            Ok(())
+        }
+        fn poll_flush(
+            mut self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Result<(), axum::Error>> {
+            if !self.flushes {
+                return Poll::Pending;
+            }
+            let buffered = std::mem::take(&mut self.buffered);
+            self.writes += usize::from(!buffered.is_empty());
+            self.sent.extend(buffered);
+            Poll::Ready(Ok(()))
+        }
+        fn poll_close(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), axum::Error>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn texts(messages: &[Message]) -> Vec<&str> {
+        messages
+            .iter()
+            .filter_map(|m| match m {
+                Message::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn socket(ready: bool) -> (SharedSocket<FakeSocket>, SocketOutlet<FakeSocket>) {
+        let (task, round) = SharedSocket::new(FakeSocket {
+            ready,
+            flushes: ready,
+            ..FakeSocket::default()
+        });
+        // The first tick sends its ping alone; from then on a ping is due with each write.
+        task.shared.lock().ping_due = false;
+        (task, round)
+    }
+
+    fn set(task: &SharedSocket<FakeSocket>, ready: bool) {
+        let mut state = task.shared.lock();
+        state.socket.ready = ready;
+        state.socket.flushes = ready;
+    }
+
+    fn sent(task: &SharedSocket<FakeSocket>) -> Vec<String> {
+        texts(&task.shared.lock().socket.sent)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[tokio::test]
+    async fn a_ready_socket_is_written_by_the_round_without_the_task_in_one_write() {
+        let (task, round) = socket(true);
+        assert!(round.send(&"a".into()));
+        assert!(round.send(&"b".into()));
+        assert!(sent(&task).is_empty(), "nothing goes before the flush");
+        round.flush();
+        assert_eq!(sent(&task), ["a", "b"]);
+        assert_eq!(task.shared.lock().socket.writes, 1);
+        // Nothing was left for the task: no nudge is pending.
+        let nudged = tokio::time::timeout(std::time::Duration::from_millis(20), task.nudged());
+        assert!(nudged.await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_blocked_socket_queues_in_order_and_the_task_finishes_the_writes() {
+        let (task, round) = socket(false);
+        assert!(round.send(&"a".into()));
+        assert!(round.send(&"b".into()));
+        assert!(sent(&task).is_empty());
+        set(&task, true);
+        // Still queued behind "a" and "b", never written before them.
+        assert!(round.send(&"c".into()));
+        assert!(sent(&task).is_empty());
+        task.nudged().await;
+        task.drain().await.expect("drained");
+        assert_eq!(sent(&task), ["a", "b", "c"]);
+        assert!(round.send(&"d".into()));
+        round.flush();
+        assert_eq!(sent(&task), ["a", "b", "c", "d"]);
+    }
+
+    #[tokio::test]
+    async fn an_unfinished_flush_is_the_tasks_and_later_messages_wait_behind_it() {
+        let (task, round) = socket(true);
+        task.shared.lock().socket.flushes = false;
+        assert!(round.send(&"a".into()));
+        assert!(round.send(&"b".into()));
+        round.flush();
+        assert!(sent(&task).is_empty());
+        assert!(round.send(&"c".into()));
+        assert_eq!(
+            task.shared.lock().backlog.len(),
+            1,
+            "c waits behind the flush"
+        );
+        task.shared.lock().socket.flushes = true;
+        task.nudged().await;
+        task.drain().await.expect("drained");
+        assert_eq!(sent(&task), ["a", "b", "c"]);
+    }
+
+    #[tokio::test]
+    async fn a_connection_too_far_behind_is_refused() {
+        let (task, round) = socket(false);
+        for i in 0..CONNECTION_QUEUE {
+            assert!(round.send(&i.to_string().into()), "message {i}");
+        }
+        assert!(!round.send(&"one too many".into()));
+        drop(task);
+    }
+
+    #[tokio::test]
+    async fn a_failed_write_refuses_further_messages() {
+        let (task, round) = socket(true);
+        task.shared.lock().socket.fail = true;
+        assert!(!round.send(&"a".into()));
+        task.shared.lock().socket.fail = false;
+        assert!(!round.send(&"b".into()));
+        assert_eq!(task.drain().await, Err(Closed::Broken));
+    }
+
+    #[tokio::test]
+    async fn a_released_connection_sends_its_backlog_then_closes() {
+        let (task, round) = socket(false);
+        assert!(round.send(&"a".into()));
+        drop(round);
+        set(&task, true);
+        task.nudged().await;
+        assert_eq!(task.drain().await, Err(Closed::Released));
+        assert_eq!(sent(&task), ["a"]);
+        // Written by the round but not flushed when it let go: the task flushes it.
+        let (task, round) = socket(true);
+        assert!(round.send(&"b".into()));
+        drop(round);
+        task.nudged().await;
+        assert_eq!(task.drain().await, Err(Closed::Released));
+        assert_eq!(sent(&task), ["b"]);
+    }
+
+    #[tokio::test]
+    async fn a_due_ping_rides_with_the_next_write_and_else_goes_alone_at_the_next_tick() {
+        let (task, round) = socket(true);
+        let now = Instant::now();
+        assert_eq!(task.tick(now), None, "the first tick makes a ping due");
+        assert!(round.send(&"a".into()));
+        round.flush();
+        let pings = |task: &SharedSocket<FakeSocket>| {
+            task.shared
+                .lock()
+                .socket
+                .sent
+                .iter()
+                .filter(|m| matches!(m, Message::Ping(_)))
+                .count()
+        };
+        assert_eq!(pings(&task), 1);
+        assert_eq!(task.tick(now), None, "the ping went: another is due");
+        assert!(task.tick(now).is_some(), "no write took it: it goes alone");
+        assert!(round.send(&"b".into()));
+        round.flush();
+        assert_eq!(pings(&task), 1, "the task sends the lone ping itself");
+    }
+
+    #[tokio::test]
+    async fn the_tasks_own_messages_go_after_what_is_queued() {
+        let (task, round) = socket(false);
+        assert!(round.send(&"a".into()));
+        set(&task, true);
+        task.send(Message::Text("error".into()))
+            .await
+            .expect("sent");
+        assert_eq!(sent(&task), ["a", "error"]);
+    }
+}
