@@ -20,7 +20,7 @@
 use std::{
     collections::VecDeque,
     pin::Pin,
-    sync::{Arc, Mutex, MutexGuard, PoisonError},
+    sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError},
     task::{Context, Poll, Waker},
     time::Instant,
 };
@@ -77,33 +77,58 @@ pub enum Closed {
     Released,
 }
 
+/// The socket and what only its holder may touch. The task holds it while it reads (a
+/// system call); the round never waits for it (it only tries it, and queues when it is busy),
+/// so a task that is descheduled while reading cannot stall the round's thread.
 struct State<S> {
     socket: S,
-    /// Messages waiting for the task, in order.
-    backlog: VecDeque<Message>,
     /// The round wrote without flushing: its [`Outlet::flush`] is to come.
     fed: bool,
     /// Bytes handed to the socket that are not flushed yet: the task flushes them.
     unflushed: bool,
-    /// A write failed: the socket is dead.
-    broken: bool,
-    /// The round let go of the connection.
-    released: bool,
     /// A ping is due: it goes out with the next write.
     ping_due: bool,
     lag: LagMeter,
 }
 
+/// What the round leaves for the task; locked only for moments, never across a system call
+/// (always after [`State`] when both are taken, by the task).
+#[derive(Default)]
+struct Queue {
+    /// Messages waiting for the task, in order (only the round adds to it, only the task
+    /// takes from it, while it holds the socket).
+    backlog: VecDeque<Message>,
+    /// The round's flush found the socket busy: the task flushes.
+    flush: bool,
+    /// A write failed: the socket is dead.
+    broken: bool,
+    /// The round let go of the connection.
+    released: bool,
+}
+
 struct Shared<S> {
     state: Mutex<State<S>>,
+    queue: Mutex<Queue>,
     /// Wakes the task: something is queued or unflushed, or the round let go.
     nudge: Notify,
 }
 
 impl<S> Shared<S> {
+    // A panic while holding a lock leaves nothing half-done that matters here.
     fn lock(&self) -> MutexGuard<'_, State<S>> {
-        // A panic while holding the lock leaves nothing half-done that matters here.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn try_lock(&self) -> Option<MutexGuard<'_, State<S>>> {
+        match self.state.try_lock() {
+            Ok(state) => Some(state),
+            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
+
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -122,8 +147,7 @@ impl<S: Socket> State<S> {
     /// and its own polls register its waker again.
     fn write_now(&mut self, message: Message) -> Now {
         let mut cx = Context::from_waker(Waker::noop());
-        let socket = Pin::new(&mut self.socket);
-        match socket.poll_ready(&mut cx) {
+        match Pin::new(&mut self.socket).poll_ready(&mut cx) {
             Poll::Pending => return Now::Blocked(message),
             Poll::Ready(Err(_)) => return Now::Broken,
             Poll::Ready(Ok(())) => {}
@@ -150,58 +174,76 @@ impl<S: Socket> State<S> {
         Now::Done
     }
 
-    /// Flushes what the round wrote, without waiting: `true` if the task has to finish it.
-    fn flush_now(&mut self) -> bool {
-        if !self.fed || self.broken {
-            return false;
+    /// Flushes what the round wrote, without waiting: `Err` if the socket failed, `Ok(true)`
+    /// if the task has to finish the flush.
+    fn flush_now(&mut self) -> Result<bool, Closed> {
+        if !std::mem::take(&mut self.fed) {
+            return Ok(false);
         }
-        self.fed = false;
         let mut cx = Context::from_waker(Waker::noop());
         match Pin::new(&mut self.socket).poll_flush(&mut cx) {
-            Poll::Ready(Ok(())) => false,
-            Poll::Ready(Err(_)) => {
-                self.broken = true;
-                true
-            }
+            Poll::Ready(Ok(())) => Ok(false),
+            Poll::Ready(Err(_)) => Err(Closed::Broken),
             Poll::Pending => {
                 self.unflushed = true;
-                true
+                Ok(true)
             }
         }
     }
 
     /// Writes the backlog and flushes, waiting with `cx`.
-    fn poll_drain(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Closed>> {
-        if self.broken {
-            return Poll::Ready(Err(Closed::Broken));
-        }
-        while !self.backlog.is_empty() {
+    fn poll_drain(
+        &mut self,
+        queue: &Mutex<Queue>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Result<(), Closed>> {
+        let queue = || queue.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            {
+                let mut q = queue();
+                if q.broken {
+                    return Poll::Ready(Err(Closed::Broken));
+                }
+                if q.backlog.is_empty() {
+                    self.unflushed |= std::mem::take(&mut q.flush);
+                    break;
+                }
+            }
+            // Ready before a message is taken: one taken is written at once (the round
+            // writes directly only when the backlog is empty and it holds the socket).
             match Pin::new(&mut self.socket).poll_ready(cx) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(_)) => return self.fail(),
+                Poll::Ready(Err(_)) => return fail(&mut queue()),
                 Poll::Ready(Ok(())) => {}
             }
-            if let Some(message) = self.backlog.pop_front() {
-                if Pin::new(&mut self.socket).start_send(message).is_err() {
-                    return self.fail();
-                }
-                self.unflushed = true;
+            let Some(message) = queue().backlog.pop_front() else {
+                continue;
+            };
+            if Pin::new(&mut self.socket).start_send(message).is_err() {
+                return fail(&mut queue());
             }
+            self.unflushed = true;
         }
-        if self.unflushed {
+        if self.unflushed || self.fed {
             match Pin::new(&mut self.socket).poll_flush(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(_)) => return self.fail(),
-                Poll::Ready(Ok(())) => self.unflushed = false,
+                Poll::Pending => {
+                    self.unflushed = true;
+                    return Poll::Pending;
+                }
+                Poll::Ready(Err(_)) => return fail(&mut queue()),
+                Poll::Ready(Ok(())) => {
+                    self.unflushed = false;
+                    self.fed = false;
+                }
             }
         }
         Poll::Ready(Ok(()))
     }
+}
 
-    fn fail(&mut self) -> Poll<Result<(), Closed>> {
-        self.broken = true;
-        Poll::Ready(Err(Closed::Broken))
-    }
+fn fail(queue: &mut Queue) -> Poll<Result<(), Closed>> {
+    queue.broken = true;
+    Poll::Ready(Err(Closed::Broken))
 }
 
 /// The socket task's side of a shared game socket.
@@ -221,14 +263,12 @@ impl<S: Socket> SharedSocket<S> {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 socket,
-                backlog: VecDeque::new(),
                 fed: false,
                 unflushed: false,
-                broken: false,
-                released: false,
                 ping_due: true,
                 lag: LagMeter::default(),
             }),
+            queue: Mutex::new(Queue::default()),
             nudge: Notify::new(),
         });
         (
@@ -252,8 +292,8 @@ impl<S: Socket> SharedSocket<S> {
     /// Writes what is queued and flushes; then, if the round has let go of the connection,
     /// [`Closed::Released`].
     pub async fn drain(&self) -> Result<(), Closed> {
-        std::future::poll_fn(|cx| self.shared.lock().poll_drain(cx)).await?;
-        if self.shared.lock().released {
+        self.poll_drained().await?;
+        if self.shared.queue().released {
             return Err(Closed::Released);
         }
         Ok(())
@@ -261,8 +301,13 @@ impl<S: Socket> SharedSocket<S> {
 
     /// Sends `message` after everything queued before it.
     pub async fn send(&self, message: Message) -> Result<(), Closed> {
-        self.shared.lock().backlog.push_back(message);
-        std::future::poll_fn(|cx| self.shared.lock().poll_drain(cx)).await
+        self.shared.queue().backlog.push_back(message);
+        self.poll_drained().await
+    }
+
+    async fn poll_drained(&self) -> Result<(), Closed> {
+        let shared = &*self.shared;
+        std::future::poll_fn(|cx| shared.lock().poll_drain(&shared.queue, cx)).await
     }
 
     /// The ping timer's tick: `Some(payload)` of a ping to send now if the ping due since the
@@ -286,33 +331,53 @@ impl<S: Socket> SharedSocket<S> {
 
 impl<S: Socket> Outlet for SocketOutlet<S> {
     fn send(&self, text: &Utf8Bytes) -> bool {
-        let mut state = self.shared.lock();
-        if state.broken {
+        let mut queue = self.shared.queue();
+        if queue.broken {
             return false;
         }
-        if state.backlog.is_empty() && !state.unflushed {
-            match state.write_now(Message::Text(text.clone())) {
-                Now::Done => return true,
-                Now::Blocked(message) => state.backlog.push_back(message),
-                Now::Broken => {
-                    state.broken = true;
-                    drop(state);
-                    self.shared.nudge.notify_one();
-                    return false;
+        let message = Message::Text(text.clone());
+        if queue.backlog.is_empty() {
+            if let Some(mut state) = self.shared.try_lock().filter(|s| !s.unflushed) {
+                match state.write_now(message) {
+                    Now::Done => return true,
+                    Now::Blocked(message) => queue.backlog.push_back(message),
+                    Now::Broken => {
+                        queue.broken = true;
+                        drop((state, queue));
+                        self.shared.nudge.notify_one();
+                        return false;
+                    }
                 }
+            } else {
+                // The task is reading or finishing a write: it sends this one.
+                queue.backlog.push_back(message);
             }
-        } else if state.backlog.len() >= CONNECTION_QUEUE {
+        } else if queue.backlog.len() >= CONNECTION_QUEUE {
             return false;
         } else {
-            state.backlog.push_back(Message::Text(text.clone()));
+            queue.backlog.push_back(message);
         }
-        drop(state);
+        drop(queue);
         self.shared.nudge.notify_one();
         true
     }
 
     fn flush(&self) {
-        if self.shared.lock().flush_now() {
+        let nudge = match self.shared.try_lock() {
+            Some(mut state) => match state.flush_now() {
+                Ok(left) => left,
+                Err(Closed::Broken | Closed::Released) => {
+                    drop(state);
+                    self.shared.queue().broken = true;
+                    true
+                }
+            },
+            None => {
+                self.shared.queue().flush = true;
+                true
+            }
+        };
+        if nudge {
             self.shared.nudge.notify_one();
         }
     }
@@ -320,11 +385,11 @@ impl<S: Socket> Outlet for SocketOutlet<S> {
 
 impl<S> Drop for SocketOutlet<S> {
     fn drop(&mut self) {
-        let mut state = self.shared.lock();
-        state.released = true;
-        // Written but never flushed: the task's now.
-        state.unflushed |= std::mem::take(&mut state.fed);
-        drop(state);
+        let mut queue = self.shared.queue();
+        queue.released = true;
+        // Written but maybe not flushed: the task flushes.
+        queue.flush = true;
+        drop(queue);
         self.shared.nudge.notify_one();
     }
 }
@@ -461,13 +526,33 @@ mod tests {
         assert!(sent(&task).is_empty());
         assert!(round.send(&"c".into()));
         assert_eq!(
-            task.shared.lock().backlog.len(),
+            task.shared.queue().backlog.len(),
             1,
             "c waits behind the flush"
         );
         task.shared.lock().socket.flushes = true;
         task.nudged().await;
         task.drain().await.expect("drained");
+        assert_eq!(sent(&task), ["a", "b", "c"]);
+    }
+
+    #[tokio::test]
+    async fn the_round_never_waits_for_a_socket_its_task_holds() {
+        let (task, round) = socket(true);
+        let reading = task.shared.lock();
+        assert!(round.send(&"a".into()), "queued, not waited for");
+        round.flush();
+        assert_eq!(task.shared.queue().backlog.len(), 1);
+        drop(reading);
+        // Behind the queued message, not before it.
+        assert!(round.send(&"b".into()));
+        round.flush();
+        assert!(sent(&task).is_empty());
+        task.nudged().await;
+        task.drain().await.expect("drained");
+        assert_eq!(sent(&task), ["a", "b"]);
+        assert!(round.send(&"c".into()));
+        round.flush();
         assert_eq!(sent(&task), ["a", "b", "c"]);
     }
 
