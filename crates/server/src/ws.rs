@@ -12,7 +12,8 @@
 //! [`PONG_TIMEOUT`], so the opponent sees it leave even when its TCP connection died quietly.
 //! A ping that falls due waits for the next event the socket sends and goes out in the same
 //! write (a write costs far more than a frame in it); on a socket with nothing to send for a
-//! whole period it goes alone.
+//! whole period it goes alone. The game's events are written by its round itself
+//! ([`crate::outlet`]); the socket's task reads, answers, pings and finishes blocked writes.
 
 use std::{
     future::Future,
