@@ -128,9 +128,17 @@ impl<S> Shared<S> {
     }
 
     fn queue(&self) -> MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+        lock_queue(&self.queue)
     }
 }
+
+fn lock_queue(queue: &Mutex<Queue>) -> MutexGuard<'_, Queue> {
+    queue.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The socket failed a write or a flush.
+#[derive(Debug)]
+struct Broken;
 
 /// What a write without waiting did.
 enum Now {
@@ -174,16 +182,16 @@ impl<S: Socket> State<S> {
         Now::Done
     }
 
-    /// Flushes what the round wrote, without waiting: `Err` if the socket failed, `Ok(true)`
-    /// if the task has to finish the flush.
-    fn flush_now(&mut self) -> Result<bool, Closed> {
+    /// Flushes what the round wrote, without waiting: `Ok(true)` if the task has to finish
+    /// the flush.
+    fn flush_now(&mut self) -> Result<bool, Broken> {
         if !std::mem::take(&mut self.fed) {
             return Ok(false);
         }
         let mut cx = Context::from_waker(Waker::noop());
         match Pin::new(&mut self.socket).poll_flush(&mut cx) {
             Poll::Ready(Ok(())) => Ok(false),
-            Poll::Ready(Err(_)) => Err(Closed::Broken),
+            Poll::Ready(Err(_)) => Err(Broken),
             Poll::Pending => {
                 self.unflushed = true;
                 Ok(true)
@@ -197,7 +205,7 @@ impl<S: Socket> State<S> {
         queue: &Mutex<Queue>,
         cx: &mut Context<'_>,
     ) -> Poll<Result<(), Closed>> {
-        let queue = || queue.lock().unwrap_or_else(PoisonError::into_inner);
+        let queue = || lock_queue(queue);
         loop {
             {
                 let mut q = queue();
@@ -366,7 +374,7 @@ impl<S: Socket> Outlet for SocketOutlet<S> {
         let nudge = match self.shared.try_lock() {
             Some(mut state) => match state.flush_now() {
                 Ok(left) => left,
-                Err(Closed::Broken | Closed::Released) => {
+                Err(Broken) => {
                     drop(state);
                     self.shared.queue().broken = true;
                     true
