@@ -688,6 +688,43 @@ async fn a_move_survives_reopening_the_database_and_migrations_run_once() {
     );
 }
 
+#[tokio::test]
+async fn committed_moves_reach_the_database_file_without_waiting_for_a_full_wal() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("t.db");
+    let url = format!("sqlite://{}", path.display());
+    let s = SqlStore::connect(&url, &StoreOptions::default())
+        .await
+        .expect("open");
+    let a = s.create_player("alice").await.expect("a");
+    let g = s.create_game(&friend_game(a.id)).await.expect("game");
+    for (ply, text) in [(1, "e3e4"), (2, "d6d5"), (3, "a3a4")] {
+        s.append_move(&g.id, &mv(ply, text)).expect_ok().await;
+    }
+    // The database file alone, copied without its WAL, holds the moves once the checkpointer
+    // has copied them in (SQLite by itself waits until the WAL has 1 000 pages).
+    let copy = dir.path().join("copy.db");
+    let count = || -> Option<i64> {
+        std::fs::copy(&path, &copy).ok()?;
+        let conn = rusqlite::Connection::open(&copy).ok()?;
+        conn.query_row(
+            "SELECT count(*) FROM live_moves WHERE game_id = ?1",
+            [g.id.as_str()],
+            |row| row.get(0),
+        )
+        .ok()
+    };
+    let mut found = None;
+    for _ in 0..100 {
+        found = count();
+        if found == Some(3) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(found, Some(3));
+}
+
 /// Rows of `table` that belong to game `id` (counted by a no-op update, which both backends
 /// report).
 async fn rows_of(s: &SqlStore, table: &str, id: &GameId) -> u64 {
