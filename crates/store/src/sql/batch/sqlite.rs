@@ -16,7 +16,7 @@ use std::{
     time::Duration,
 };
 
-use rusqlite::{params, Connection, OpenFlags, TransactionBehavior};
+use rusqlite::{params, Connection, OpenFlags};
 use tokio::sync::mpsc;
 
 use super::{Call, Job, Outcome, SqliteFile, Stats, Work, MAX_BATCH};
@@ -213,33 +213,44 @@ fn write(
     live: &LiveMoves,
 ) -> Result<Vec<Outcome>, StoreError> {
     let taken = super::taken(jobs, live);
-    let run = |conn: &mut Connection| -> rusqlite::Result<Vec<Outcome>> {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    // BEGIN and COMMIT are prepared once too (`execute_batch` parsed them at every batch).
+    let insert_all = |conn: &Connection| -> rusqlite::Result<Vec<Outcome>> {
         let mut outcomes = Vec::with_capacity(jobs.len());
-        {
-            let mut insert = tx.prepare_cached(INSERT)?;
-            for (job, taken) in jobs.iter().zip(&taken) {
-                if *taken {
-                    outcomes.push(Outcome::Taken);
-                    continue;
-                }
-                let changed = insert.execute(params![
-                    job.game.as_str(),
-                    job.mv.ply,
-                    job.mv.mv,
-                    job.mv.spent_ms,
-                    job.mv.clock_after,
-                    job.at.0,
-                ])?;
-                outcomes.push(if changed == 1 {
-                    Outcome::Stored(tx.last_insert_rowid())
-                } else {
-                    Outcome::Over
-                });
+        let mut insert = conn.prepare_cached(INSERT)?;
+        for (job, taken) in jobs.iter().zip(&taken) {
+            if *taken {
+                outcomes.push(Outcome::Taken);
+                continue;
+            }
+            let changed = insert.execute(params![
+                job.game.as_str(),
+                job.mv.ply,
+                job.mv.mv,
+                job.mv.spent_ms,
+                job.mv.clock_after,
+                job.at.0,
+            ])?;
+            outcomes.push(if changed == 1 {
+                Outcome::Stored(conn.last_insert_rowid())
+            } else {
+                Outcome::Over
+            });
+        }
+        Ok(outcomes)
+    };
+    let run = |conn: &mut Connection| -> rusqlite::Result<Vec<Outcome>> {
+        conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
+        let result = insert_all(conn).and_then(|outcomes| {
+            conn.prepare_cached("COMMIT")?.execute([])?;
+            Ok(outcomes)
+        });
+        // A failed insert or commit leaves the transaction open: nothing of the batch stays.
+        if result.is_err() && !conn.is_autocommit() {
+            if let Err(e) = conn.execute_batch("ROLLBACK") {
+                tracing::error!(error = %e, "moves batch not rolled back");
             }
         }
-        tx.commit()?;
-        Ok(outcomes)
+        result
     };
     run(conn).map_err(db)
 }
@@ -250,5 +261,83 @@ fn db(e: rusqlite::Error) -> StoreError {
         StoreError::Conflict("ply already stored")
     } else {
         StoreError::Sqlite(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::oneshot;
+
+    use super::*;
+    use crate::{GameId, NewMove, UnixMillis};
+
+    /// The two tables the writer touches, and a trigger that refuses the move `bad`.
+    fn database() -> Connection {
+        let conn = Connection::open_in_memory().expect("open");
+        conn.execute_batch(
+            "CREATE TABLE games (id TEXT PRIMARY KEY, status TEXT NOT NULL);
+             CREATE INDEX games_unfinished ON games (id) WHERE status IN ('waiting', 'playing');
+             CREATE TABLE live_moves (seq INTEGER PRIMARY KEY, game_id TEXT NOT NULL,
+                 ply INTEGER NOT NULL, mv TEXT NOT NULL, spent_ms INTEGER, clock_after TEXT,
+                 created_at INTEGER NOT NULL);
+             CREATE TRIGGER refuse BEFORE INSERT ON live_moves WHEN NEW.mv = 'bad'
+                 BEGIN SELECT RAISE(ABORT, 'refused'); END;
+             INSERT INTO games VALUES ('g1', 'playing'), ('g2', 'playing'), ('g3', 'over');",
+        )
+        .expect("schema");
+        conn
+    }
+
+    fn job(game: &str, ply: i64, mv: &str) -> Job {
+        Job {
+            game: GameId(game.to_owned()),
+            mv: NewMove {
+                ply,
+                mv: mv.to_owned(),
+                spent_ms: None,
+                clock_after: None,
+            },
+            at: UnixMillis(0),
+            reply: oneshot::channel().0,
+        }
+    }
+
+    fn stored(conn: &Connection) -> Vec<(String, i64)> {
+        let mut select = conn
+            .prepare("SELECT game_id, ply FROM live_moves ORDER BY seq")
+            .expect("select");
+        select
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .expect("query")
+            .collect::<rusqlite::Result<_>>()
+            .expect("rows")
+    }
+
+    #[test]
+    fn a_batch_is_stored_in_order_and_a_finished_games_move_is_not() {
+        let mut conn = database();
+        let live = LiveMoves::default();
+        let jobs = [job("g1", 1, "a"), job("g3", 5, "b"), job("g2", 1, "c")];
+        let outcomes = write(&mut conn, &jobs, &live).expect("write");
+        assert!(matches!(
+            outcomes[..],
+            [Outcome::Stored(1), Outcome::Over, Outcome::Stored(2)]
+        ));
+        assert_eq!(stored(&conn), [("g1".to_owned(), 1), ("g2".to_owned(), 1)]);
+        assert!(conn.is_autocommit());
+    }
+
+    #[test]
+    fn a_failed_batch_leaves_nothing_and_the_next_one_is_stored() {
+        let mut conn = database();
+        let live = LiveMoves::default();
+        let jobs = [job("g1", 1, "a"), job("g2", 1, "bad")];
+        assert!(write(&mut conn, &jobs, &live).is_err());
+        // The first move's insert went back with the batch, and no transaction is left open.
+        assert_eq!(stored(&conn), []);
+        assert!(conn.is_autocommit());
+        let outcomes = write(&mut conn, &jobs[..1], &live).expect("retry");
+        assert!(matches!(outcomes[..], [Outcome::Stored(_)]));
+        assert_eq!(stored(&conn), [("g1".to_owned(), 1)]);
     }
 }
