@@ -621,28 +621,39 @@ impl ClockState {
     pub fn encode(&self) -> String {
         let [p1, p2] = &self.players;
         let c = &self.config;
-        format!(
-            "v=1 main={} periods={} period={} gain={} quota0={} qmax={} grace={} turn={} \
-             elapsed={} running={} flagged={} main1={} periods1={} quota1={} main2={} \
-             periods2={} quota2={}",
-            c.main_ms,
-            c.periods,
-            c.period_ms,
-            c.lag.quota_gain_ms,
-            c.lag.quota_init_ms,
-            c.lag.quota_max_ms,
-            c.lag.flag_grace_max_ms,
-            side_code(self.turn),
-            self.turn_elapsed_ms,
-            u8::from(self.running),
-            self.flagged.map_or("-", side_code),
-            p1.main_ms,
-            p1.periods,
-            p1.quota_ms,
-            p2.main_ms,
-            p2.periods,
-            p2.quota_ms,
-        )
+        // Written at every move: one allocation and `itoa`, not `format!`'s machinery.
+        let mut text = String::with_capacity(192);
+        let mut digits = itoa::Buffer::new();
+        let field = |text: &mut String, key: &str, value: &str| {
+            text.push(' ');
+            text.push_str(key);
+            text.push('=');
+            text.push_str(value);
+        };
+        let mut num = |text: &mut String, key: &str, value: u64| {
+            field(text, key, digits.format(value));
+        };
+        text.push_str("v=1");
+        num(&mut text, "main", c.main_ms);
+        num(&mut text, "periods", c.periods.into());
+        num(&mut text, "period", c.period_ms);
+        num(&mut text, "gain", c.lag.quota_gain_ms);
+        num(&mut text, "quota0", c.lag.quota_init_ms);
+        num(&mut text, "qmax", c.lag.quota_max_ms);
+        num(&mut text, "grace", c.lag.flag_grace_max_ms);
+        text.push_str(" turn=");
+        text.push_str(side_code(self.turn));
+        num(&mut text, "elapsed", self.turn_elapsed_ms);
+        num(&mut text, "running", self.running.into());
+        text.push_str(" flagged=");
+        text.push_str(self.flagged.map_or("-", side_code));
+        num(&mut text, "main1", p1.main_ms);
+        num(&mut text, "periods1", p1.periods.into());
+        num(&mut text, "quota1", p1.quota_ms);
+        num(&mut text, "main2", p2.main_ms);
+        num(&mut text, "periods2", p2.periods.into());
+        num(&mut text, "quota2", p2.quota_ms);
+        text
     }
 
     /// Reads what [`ClockState::encode`] wrote.
@@ -1101,6 +1112,42 @@ mod tests {
         clock.pause(Timestamp(10 * S));
         clock.pause(Timestamp(20 * S));
         assert_eq!(clock.turn_elapsed(Timestamp(30 * S)), 10 * S);
+    }
+
+    #[test]
+    fn state_text_keeps_the_stored_v1_layout() {
+        let mut clock = started(ClockConfig::STANDARD);
+        clock.press(Timestamp(12 * S), 500).expect("in time");
+        let state = clock.state(Timestamp(20 * S));
+        let [p1, p2] = state.players;
+        let c = state.config;
+        // Texts already stored read back the same: the layout is fixed, word for word.
+        let expected = format!(
+            "v=1 main={} periods={} period={} gain={} quota0={} qmax={} grace={} turn=2 \
+             elapsed={} running=1 flagged=- main1={} periods1={} quota1={} main2={} \
+             periods2={} quota2={}",
+            c.main_ms,
+            c.periods,
+            c.period_ms,
+            c.lag.quota_gain_ms,
+            c.lag.quota_init_ms,
+            c.lag.quota_max_ms,
+            c.lag.flag_grace_max_ms,
+            state.turn_elapsed_ms,
+            p1.main_ms,
+            p1.periods,
+            p1.quota_ms,
+            p2.main_ms,
+            p2.periods,
+            p2.quota_ms,
+        );
+        assert_eq!(state.encode(), expected);
+        let flagged = ClockState {
+            flagged: Some(Side::First),
+            running: false,
+            ..state
+        };
+        assert!(flagged.encode().contains(" running=0 flagged=1 main1="));
     }
 
     #[test]
