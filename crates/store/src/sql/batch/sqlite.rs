@@ -213,7 +213,6 @@ fn write(
     live: &LiveMoves,
 ) -> Result<Vec<Outcome>, StoreError> {
     let taken = super::taken(jobs, live);
-    // BEGIN and COMMIT are prepared once too (`execute_batch` parsed them at every batch).
     let insert_all = |conn: &Connection| -> rusqlite::Result<Vec<Outcome>> {
         let mut outcomes = Vec::with_capacity(jobs.len());
         let mut insert = conn.prepare_cached(INSERT)?;
@@ -238,6 +237,7 @@ fn write(
         }
         Ok(outcomes)
     };
+    // BEGIN and COMMIT are prepared once too (`execute_batch` parsed them at every batch).
     let run = |conn: &mut Connection| -> rusqlite::Result<Vec<Outcome>> {
         conn.prepare_cached("BEGIN IMMEDIATE")?.execute([])?;
         let result = insert_all(conn).and_then(|outcomes| {
