@@ -40,6 +40,12 @@ impl Scorer {
         self.read_until(prefix)
     }
 
+    /// The last `info … score …` line read.
+    #[allow(dead_code)] // read by `agree`, not by the labelling examples
+    pub fn last_info(&self) -> &str {
+        &self.last_info
+    }
+
     fn read_until(&mut self, prefix: &str) -> Result<String, String> {
         let mut line = String::new();
         loop {
