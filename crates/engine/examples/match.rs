@@ -14,9 +14,9 @@
 //! (`lmr`, `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial`, `prune`, `cont`), `/cont`
 //! adds the continuation history to the parameters so far (the game's default if none),
 //! `/seN` singular extensions from depth N, `/qchecks`, `/extall`, `/partial`, `/cxN`
-//! (checks extended only from depth N on) and `/rchecks` (unextended checks reduced) change
-//! one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]),
-//! `/msN` thinks N
+//! (checks extended only from depth N on), `/rchecks` (unextended checks reduced),
+//! `/lmrdivN` and `/lmrbaseN` (the late-move reductions' divisor and base) change one
+//! feature over the parameters so far ([`ttakji_engine::SearchParams::with`]), `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/nN` searches N nodes a move
 //! instead of any time (a match the machine's load cannot tilt), `/net@FILE` evaluates
 //! Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`; no `/` in the path),

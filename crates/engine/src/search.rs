@@ -360,7 +360,9 @@ impl SearchParams {
     /// Turns a feature on: `qchecks` ([`SearchParams::qs_checks`]), `extall`
     /// ([`SearchParams::check_ext_all`]), `partial` ([`SearchParams::partial_root`]) or `cxN`
     /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]) or `rchecks`
-    /// ([`SearchParams::reduce_checks`]). `None` for an unknown name.
+    /// ([`SearchParams::reduce_checks`]); `lmrdivN` and `lmrbaseN` set the late-move
+    /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. `None` for an
+    /// unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
         let number = |prefix: &str| feature.strip_prefix(prefix)?.parse::<i32>().ok();
         match feature {
@@ -370,6 +372,12 @@ impl SearchParams {
             "rchecks" => self.reduce_checks = true,
             _ if number("cx").is_some_and(|n| n >= 1) => {
                 self.check_ext_depth = number("cx").unwrap_or(1)
+            }
+            _ if number("lmrdiv").is_some_and(|n| n >= 50) => {
+                self.lmr_div = number("lmrdiv").unwrap_or(self.lmr_div)
+            }
+            _ if number("lmrbase").is_some_and(|n| (0..=300).contains(&n)) => {
+                self.lmr_base = number("lmrbase").unwrap_or(self.lmr_base)
             }
             _ => return None,
         }
@@ -1263,6 +1271,20 @@ mod tests {
         assert_eq!(XIANGQI_SEARCH.with("cxx"), None);
         let p = XIANGQI_SEARCH.with("cx7").and_then(|p| p.without("cx"));
         assert_eq!(p, Some(XIANGQI_SEARCH));
+    }
+
+    #[test]
+    fn reduction_settings_parse_within_their_ranges() {
+        let p = SEARCH_PARAMS
+            .with("lmrdiv150")
+            .and_then(|p| p.with("lmrbase25"));
+        assert_eq!(p.map(|p| (p.lmr_div, p.lmr_base)), Some((150, 25)));
+        // (25 + ln 20 · ln 40 · 10 000 / 150) / 100 = 7.6 against (75 + … / 200) / 100 = 6.3.
+        assert_eq!(lmr(20, 40, &p.unwrap_or(SEARCH_PARAMS)), 7);
+        assert_eq!(lmr(20, 40, &SEARCH_PARAMS), 6);
+        assert_eq!(SEARCH_PARAMS.with("lmrdiv0"), None);
+        assert_eq!(SEARCH_PARAMS.with("lmrbase400"), None);
+        assert_eq!(SEARCH_PARAMS.with("lmrdiv"), None);
     }
 
     #[test]
