@@ -103,6 +103,11 @@ fn read_labels(path: &str) -> Result<(Vec<Label>, u64), String> {
                 .map_err(|_| format!("{path}: bad score {line}"))?,
         });
     }
+    if nodes == 0 {
+        return Err(format!(
+            "{path}: no `# nodes N` line (not written by `agree label`?)"
+        ));
+    }
     Ok((labels, nodes))
 }
 
@@ -228,24 +233,7 @@ fn test<P: EngineGame>(labels: &[Label], nodes: u64, cache: &mut Cache) -> Resul
     if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
     }
-    if let Ok(list) = std::env::var("MAKRUK_PARAMS") {
-        use ttakji_engine::{makruk_eval, Tunable};
-        let names = makruk_eval::Params::names();
-        let mut v = makruk_eval::PARAMS.to_vec();
-        for item in list.split(',').filter(|s| !s.is_empty()) {
-            let (name, x) = item
-                .split_once('=')
-                .ok_or("MAKRUK_PARAMS: name=value,...")?;
-            let i = names
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| format!("no Makruk parameter {name}"))?;
-            v[i] = x.parse().map_err(|_| format!("{item}: not a number"))?;
-        }
-        let mut p = makruk_eval::PARAMS;
-        p.set_from(&v);
-        makruk_eval::set_thread_params(Some(p));
-    }
+    flags::makruk_params_from_env()?;
     let mut tt = TranspositionTable::new(16);
     let stop = AtomicBool::new(false);
     score_player(labels, cache, |label| {

@@ -23,24 +23,7 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
     if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
     }
-    if let Ok(list) = std::env::var("MAKRUK_PARAMS") {
-        use ttakji_engine::{makruk_eval, Tunable};
-        let names = makruk_eval::Params::names();
-        let mut v = makruk_eval::PARAMS.to_vec();
-        for item in list.split(',').filter(|s| !s.is_empty()) {
-            let (name, x) = item
-                .split_once('=')
-                .ok_or("MAKRUK_PARAMS: name=value,...")?;
-            let i = names
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| format!("no Makruk parameter {name}"))?;
-            v[i] = x.parse().map_err(|_| format!("{item}: not a number"))?;
-        }
-        let mut p = makruk_eval::PARAMS;
-        p.set_from(&v);
-        makruk_eval::set_thread_params(Some(p));
-    }
+    flags::makruk_params_from_env()?;
     if let Ok(path) = std::env::var("NET") {
         let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
         let net =

@@ -33,3 +33,29 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
     }
     Ok(Some(p))
 }
+
+/// Sets this thread's Makruk evaluation parameters from `MAKRUK_PARAMS=name=value,...`
+/// (tuning names: `value[3]`, `tempo`, ...), if it is set.
+#[allow(dead_code)] // not every example that reads `SEARCH` takes evaluation parameters
+pub fn makruk_params_from_env() -> Result<(), String> {
+    use ttakji_engine::{makruk_eval, Tunable};
+    let Ok(list) = std::env::var("MAKRUK_PARAMS") else {
+        return Ok(());
+    };
+    let names = makruk_eval::Params::names();
+    let mut v = makruk_eval::PARAMS.to_vec();
+    for item in list.split(',').filter(|s| !s.is_empty()) {
+        let (name, x) = item
+            .split_once('=')
+            .ok_or("MAKRUK_PARAMS: name=value,...")?;
+        let i = names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| format!("no Makruk parameter {name}"))?;
+        v[i] = x.parse().map_err(|_| format!("{item}: not a number"))?;
+    }
+    let mut p = makruk_eval::PARAMS;
+    p.set_from(&v);
+    makruk_eval::set_thread_params(Some(p));
+    Ok(())
+}
