@@ -18,6 +18,8 @@ const KILLER_1: i32 = 1 << 27;
 const KILLER_2: i32 = KILLER_1 - 1;
 /// Captures that lose material by SEE: after the killers, before the quiet moves.
 const LOSING_CAPTURE: i32 = 1 << 26;
+/// The countermove: first of the quiet moves (and treated as one by pruning and reductions).
+const COUNTER: i32 = LOSING_CAPTURE - 1;
 
 /// The quiet-move history: how often a move caused a cut-off, per side to move and move key.
 pub(crate) struct History {
@@ -127,6 +129,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         moves: &MoveList<M>,
         tt_key: u16,
         killers: [Option<M>; 2],
+        counter: u16,
         quiet: &QuietOrder<'_>,
         use_see: bool,
     ) -> MovePicker<M> {
@@ -148,6 +151,8 @@ impl<M: Copy + PartialEq> MovePicker<M> {
                     KILLER_1
                 } else if killers[1] == Some(m) {
                     KILLER_2
+                } else if counter != 0 && key == counter {
+                    COUNTER
                 } else {
                     quiet.score(side, key, P::piece_to(pos, m))
                 }
@@ -179,5 +184,36 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         let (m, s) = (self.moves[self.next], self.scores[self.next]);
         self.next += 1;
         Some((m, s < KILLER_2))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ttakji_rules::{makruk, Position};
+
+    use super::*;
+
+    fn order(pos: &makruk::Position, counter: u16) -> Vec<makruk::Move> {
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let history = History::new();
+        let quiet = QuietOrder {
+            history: &history,
+            cont: None,
+        };
+        let mut picker = MovePicker::new(pos, &moves, 0, [None; 2], counter, &quiet, false);
+        std::iter::from_fn(|| picker.next().map(|(m, _)| m)).collect()
+    }
+
+    #[test]
+    fn the_countermove_comes_first_among_the_quiet_moves() {
+        let pos = makruk::Position::startpos();
+        let plain = order(&pos, 0);
+        let last = *plain.last().expect("the start has moves");
+        let with_counter = order(&pos, makruk::Position::move_key(last));
+        assert_eq!(with_counter.first(), Some(&last));
+        assert_eq!(with_counter.len(), plain.len());
+        // A key no move has changes nothing.
+        assert_eq!(order(&pos, u16::MAX), plain);
     }
 }

@@ -140,6 +140,14 @@ pub fn search<P: EngineGame>(
         moved: vec![0; MAX_PLY + 2],
         excluded: vec![None; MAX_PLY + 2],
         killers: vec![[None; 2]; MAX_PLY + 2],
+        counters: vec![
+            0;
+            if params.countermove {
+                P::PIECE_TO_KEYS
+            } else {
+                0
+            }
+        ],
         evals: vec![NO_EVAL; MAX_PLY + 2],
         root_best: None,
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
@@ -169,6 +177,9 @@ struct Searcher<'a, P: EngineGame> {
     /// The move a singular-extension search leaves out at each ply.
     excluded: Vec<Option<P::Move>>,
     killers: Vec<[Option<P::Move>; 2]>,
+    /// The countermoves ([`SearchParams::countermove`]): by the previous move's piece and
+    /// destination, the key of the quiet move that last refuted it (0: none).
+    counters: Vec<u16>,
     /// Static eval by ply on the current path ([`NO_EVAL`] in check).
     evals: Vec<i32>,
     /// The best root move of the running root search, with its score, once one has beaten
@@ -254,6 +265,9 @@ pub struct SearchParams {
     /// ([`SearchParams::check_ext_depth`]), as in Fairy-Stockfish; else checks are never
     /// reduced.
     pub reduce_checks: bool,
+    /// Whether the quiet move that last refuted the previous move (by its piece and
+    /// destination) is tried first among the quiet moves: the countermove heuristic.
+    pub countermove: bool,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -280,6 +294,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     check_ext_all: false,
     check_ext_depth: 1,
     reduce_checks: false,
+    countermove: false,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -324,7 +339,8 @@ impl SearchParams {
     /// Turns one session-5 feature back to its session-4 setting, for A/B runs: `lmr`,
     /// `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial` or `prune`; `cont` turns the
     /// continuation history (session 7) off, `cx` extends checks at every depth again,
-    /// `rchecks` stops reducing checks. `None` for an unknown name.
+    /// `rchecks` stops reducing checks, `counter` turns the countermove off. `None` for an
+    /// unknown name.
     pub fn without(mut self, feature: &str) -> Option<SearchParams> {
         let s4 = S4_PARAMS;
         match feature {
@@ -352,6 +368,7 @@ impl SearchParams {
             "extall" => self.check_ext_all = false,
             "cx" => self.check_ext_depth = 1,
             "rchecks" => self.reduce_checks = false,
+            "counter" => self.countermove = false,
             _ => return None,
         }
         Some(self)
@@ -359,8 +376,8 @@ impl SearchParams {
 
     /// Turns a feature on: `qchecks` ([`SearchParams::qs_checks`]), `extall`
     /// ([`SearchParams::check_ext_all`]), `partial` ([`SearchParams::partial_root`]) or `cxN`
-    /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]) or `rchecks`
-    /// ([`SearchParams::reduce_checks`]); `lmrdivN` and `lmrbaseN` set the late-move
+    /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]), `rchecks`
+    /// ([`SearchParams::reduce_checks`]) or `counter` ([`SearchParams::countermove`]); `lmrdivN` and `lmrbaseN` set the late-move
     /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. `None` for an
     /// unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
@@ -370,6 +387,7 @@ impl SearchParams {
             "extall" => self.check_ext_all = true,
             "partial" => self.partial_root = true,
             "rchecks" => self.reduce_checks = true,
+            "counter" => self.countermove = true,
             _ if number("cx").is_some_and(|n| n >= 1) => {
                 self.check_ext_depth = number("cx").unwrap_or(1)
             }
@@ -407,6 +425,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     check_ext_all: false,
     check_ext_depth: 1,
     reduce_checks: false,
+    countermove: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -800,6 +819,10 @@ impl<P: EngineGame> Searcher<'_, P> {
             &moves,
             tt_key,
             self.killers[ply],
+            self.counters
+                .get(usize::from(prev[0]))
+                .copied()
+                .unwrap_or(0),
             &quiet_order,
             self.params.see_ordering,
         );
@@ -954,6 +977,11 @@ impl<P: EngineGame> Searcher<'_, P> {
                                 k[1] = k[0];
                                 k[0] = Some(m);
                             }
+                            if let Some(c) = self.counters.get_mut(usize::from(prev[0])) {
+                                if prev[0] != 0 {
+                                    *c = P::move_key(m);
+                                }
+                            }
                             let bonus = depth * depth * 8;
                             self.history.update(side, P::move_key(m), bonus);
                             for &(q, _) in &quiets {
@@ -1072,6 +1100,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             moves,
             0,
             [None; 2],
+            0,
             &QuietOrder {
                 history: &self.history,
                 cont: None,
@@ -1285,6 +1314,13 @@ mod tests {
         assert_eq!(SEARCH_PARAMS.with("lmrdiv0"), None);
         assert_eq!(SEARCH_PARAMS.with("lmrbase400"), None);
         assert_eq!(SEARCH_PARAMS.with("lmrdiv"), None);
+    }
+
+    #[test]
+    fn the_countermove_switch_parses_both_ways() {
+        let on = SEARCH_PARAMS.with("counter");
+        assert_eq!(on.map(|p| p.countermove), Some(true));
+        assert_eq!(on.and_then(|p| p.without("counter")), Some(SEARCH_PARAMS));
     }
 
     #[test]
