@@ -7,7 +7,9 @@
 //! socket receiving its `move` event (the server answers only after the move is stored).
 //! Server CPU and RSS come from `/proc/<pid>/stat` and `/proc/<pid>/status`: give the
 //! server's pid, or let the load test start `ttakji serve` itself in a temporary folder (a
-//! process of its own, so that each side has its own open-file limit).
+//! process of its own, so that each side has its own open-file limit). The machine's share of
+//! busy, iowait and steal time in the window (`/proc/stat`) tells a slow spell of this
+//! virtual machine (the hypervisor's steal, a slow disk) from a slower server.
 //!
 //! With `--relay` the same traffic goes through a bare WebSocket relay (`ttakji relay`):
 //! the mover sends its move, the relay passes it to the opponent, and latency is the time
@@ -244,6 +246,60 @@ fn proc_usage(pid: u32) -> anyhow::Result<(u64, u64)> {
         .and_then(|v| v.parse().ok())
         .ok_or_else(|| anyhow!("no VmRSS"))?;
     Ok((cpu_us, rss_kib))
+}
+
+/// The machine's CPU time by kind, in clock ticks summed over its CPUs (the `cpu` line of
+/// `/proc/stat`): what else ran in the window, and what the hypervisor took.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct MachineTicks {
+    /// user, nice, system, irq and softirq: every process's work.
+    busy: u64,
+    idle: u64,
+    /// Idle while some disk request was pending.
+    iowait: u64,
+    /// Time the hypervisor gave the virtual CPUs to someone else.
+    steal: u64,
+}
+
+impl MachineTicks {
+    /// The `cpu` line of `/proc/stat` (`None` if it is not there or not as Linux writes it).
+    fn parse(stat: &str) -> Option<MachineTicks> {
+        let line = stat.lines().find(|l| l.starts_with("cpu "))?;
+        let v: Vec<u64> = line
+            .split_whitespace()
+            .skip(1)
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        let f = |i: usize| v.get(i).copied();
+        Some(MachineTicks {
+            busy: f(0)? + f(1)? + f(2)? + f(5)? + f(6)?,
+            idle: f(3)?,
+            iowait: f(4)?,
+            steal: f(7).unwrap_or(0),
+        })
+    }
+
+    fn read() -> Option<MachineTicks> {
+        MachineTicks::parse(&std::fs::read_to_string("/proc/stat").ok()?)
+    }
+
+    /// `(busy, iowait, steal)` between `self` and the later `after`, in per cent of all the
+    /// CPUs' time.
+    fn shares(self, after: MachineTicks) -> Option<(f64, f64, f64)> {
+        let d = |a: u64, b: u64| b.saturating_sub(a) as f64;
+        let busy = d(self.busy, after.busy);
+        let iowait = d(self.iowait, after.iowait);
+        let steal = d(self.steal, after.steal);
+        let total = busy + iowait + steal + d(self.idle, after.idle);
+        (total > 0.0).then(|| {
+            (
+                100.0 * busy / total,
+                100.0 * iowait / total,
+                100.0 * steal / total,
+            )
+        })
+    }
 }
 
 /// A player: a session cookie.
@@ -668,12 +724,14 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
         .max(Duration::from_secs(1));
     tokio::time::sleep(warmup).await;
     let before = pid.map(proc_usage).transpose()?;
+    let machine_before = MachineTicks::read();
     shared.measuring.store(true, Ordering::Relaxed);
     let window = Instant::now();
     report_slices(&shared, pid, before, opt.seconds, opt.report_every).await?;
     shared.measuring.store(false, Ordering::Relaxed);
     let secs = window.elapsed().as_secs_f64();
     let after = pid.map(proc_usage).transpose()?;
+    let machine = machine_before.zip(MachineTicks::read());
     for task in &tasks {
         task.abort();
     }
@@ -720,6 +778,67 @@ pub async fn run(opt: LoadOpt) -> anyhow::Result<()> {
     } else {
         println!("server CPU and RSS: unknown (give --server-pid)");
     }
+    // A slow spell shows here: the hypervisor's steal, or disk waits, beside the same CPU
+    // per move.
+    if let Some((busy, iowait, steal)) = machine.and_then(|(a, b)| a.shares(b)) {
+        println!(
+            "machine CPUs in the window (every process, this one too): busy {busy:.0}%  \
+             iowait {iowait:.1}%  steal {steal:.1}%"
+        );
+    }
     drop(spawned);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MachineTicks;
+
+    const STAT: &str = "cpu  163799 29309 17535 1251390 1002 0 1024 10768 0 0\n\
+                        cpu0 81899 14654 8767 625695 501 0 512 5384 0 0\n\
+                        intr 1 2 3\n";
+
+    #[test]
+    fn machine_ticks_are_read_from_the_all_cpus_line() {
+        assert_eq!(
+            MachineTicks::parse(STAT),
+            Some(MachineTicks {
+                busy: 163_799 + 29_309 + 17_535 + 1_024,
+                idle: 1_251_390,
+                iowait: 1_002,
+                steal: 10_768,
+            })
+        );
+    }
+
+    #[test]
+    fn odd_proc_stat_gives_no_ticks() {
+        assert_eq!(MachineTicks::parse(""), None);
+        assert_eq!(MachineTicks::parse("cpu0 1 2 3 4 5 6 7 8\n"), None);
+        assert_eq!(MachineTicks::parse("cpu  1 2 x 4 5 6 7 8\n"), None);
+        assert_eq!(MachineTicks::parse("cpu  1 2 3\n"), None);
+        // Old kernels have no steal column.
+        assert_eq!(
+            MachineTicks::parse("cpu  1 2 3 4 5 6 7\n").map(|t| t.steal),
+            Some(0)
+        );
+    }
+
+    #[test]
+    fn shares_split_the_window_by_kind() {
+        let a = MachineTicks {
+            busy: 100,
+            idle: 100,
+            iowait: 0,
+            steal: 0,
+        };
+        let b = MachineTicks {
+            busy: 150,
+            idle: 130,
+            iowait: 10,
+            steal: 10,
+        };
+        assert_eq!(a.shares(b), Some((50.0, 10.0, 10.0)));
+        assert_eq!(a.shares(a), None);
+    }
 }
