@@ -15,7 +15,7 @@
 //! adds the continuation history to the parameters so far (the game's default if none),
 //! `/seN` singular extensions from depth N, `/qchecks`, `/extall`, `/partial`, `/cxN`
 //! (checks extended only from depth N on), `/rchecks` (unextended checks reduced), `/counter`
-//! (the countermove heuristic),
+//! (the countermove heuristic), `/capthist` (the capture history),
 //! `/lmrdivN` and `/lmrbaseN` (the late-move reductions' divisor and base) change one
 //! feature over the parameters so far ([`ttakji_engine::SearchParams::with`]), `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/nN` searches N nodes a move

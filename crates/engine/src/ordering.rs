@@ -101,6 +101,9 @@ impl ContHistory {
 pub(crate) struct QuietOrder<'a> {
     pub history: &'a History,
     pub cont: Option<(&'a ContHistory, [u16; 2])>,
+    /// The capture history, by the capturing piece and its destination (side 0 of a
+    /// [`History`]): breaks MVV/LVA's ties and near-ties by what cut off before.
+    pub captures: Option<&'a History>,
 }
 
 impl QuietOrder<'_> {
@@ -142,10 +145,13 @@ impl<M: Copy + PartialEq> MovePicker<M> {
             } else {
                 let (victim, attacker) = P::capture_values(pos, m);
                 if victim > 0 {
+                    let learned = quiet
+                        .captures
+                        .map_or(0, |c| c.get(0, P::piece_to(pos, m)) / 32);
                     if use_see && P::see(pos, m).is_some_and(|v| v < 0) {
-                        LOSING_CAPTURE + victim * 16 - attacker / 16
+                        LOSING_CAPTURE + victim * 16 - attacker / 16 + learned
                     } else {
-                        CAPTURE + victim * 16 - attacker / 16
+                        CAPTURE + victim * 16 - attacker / 16 + learned
                     }
                 } else if killers[0] == Some(m) {
                     KILLER_1
@@ -194,12 +200,21 @@ mod tests {
     use super::*;
 
     fn order(pos: &makruk::Position, counter: u16) -> Vec<makruk::Move> {
+        order_with(pos, counter, None)
+    }
+
+    fn order_with(
+        pos: &makruk::Position,
+        counter: u16,
+        captures: Option<&History>,
+    ) -> Vec<makruk::Move> {
         let mut moves = MoveList::new();
         pos.legal_moves(&mut moves);
         let history = History::new();
         let quiet = QuietOrder {
             history: &history,
             cont: None,
+            captures,
         };
         let mut picker = MovePicker::new(pos, &moves, 0, [None; 2], counter, &quiet, false);
         std::iter::from_fn(|| picker.next().map(|(m, _)| m)).collect()
@@ -215,5 +230,26 @@ mod tests {
         assert_eq!(with_counter.len(), plain.len());
         // A key no move has changes nothing.
         assert_eq!(order(&pos, u16::MAX), plain);
+    }
+
+    #[test]
+    fn the_capture_history_orders_captures_of_equal_value() {
+        // Two Bia can each take a Bia: the same MVV/LVA score.
+        let pos = makruk::Position::from_fen("k7/8/8/8/3p2p1/2P2P2/8/K7 w - - 0 1")
+            .expect("a legal position");
+        let plain = order_with(&pos, 0, None);
+        let captures: Vec<_> = plain
+            .iter()
+            .copied()
+            .filter(|&m| pos.is_capture(m))
+            .collect();
+        assert_eq!(captures.len(), 2);
+        assert_eq!(&plain[..2], &captures[..]);
+        // The capture ordered second caused cut-offs before: now it comes first.
+        let second = captures[1];
+        let mut history = History::new();
+        history.update(0, makruk::Position::piece_to(&pos, second), 4_000);
+        let learned = order_with(&pos, 0, Some(&history));
+        assert_eq!(learned[..2], [second, captures[0]]);
     }
 }

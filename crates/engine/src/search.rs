@@ -148,6 +148,7 @@ pub fn search<P: EngineGame>(
                 0
             }
         ],
+        captures: History::new(),
         evals: vec![NO_EVAL; MAX_PLY + 2],
         root_best: None,
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
@@ -180,6 +181,8 @@ struct Searcher<'a, P: EngineGame> {
     /// The countermoves ([`SearchParams::countermove`]): by the previous move's piece and
     /// destination, the key of the quiet move that last refuted it (0: none).
     counters: Vec<u16>,
+    /// The capture history ([`SearchParams::capture_history`]).
+    captures: History,
     /// Static eval by ply on the current path ([`NO_EVAL`] in check).
     evals: Vec<i32>,
     /// The best root move of the running root search, with its score, once one has beaten
@@ -268,6 +271,9 @@ pub struct SearchParams {
     /// Whether the quiet move that last refuted the previous move (by its piece and
     /// destination) is tried first among the quiet moves: the countermove heuristic.
     pub countermove: bool,
+    /// Whether captures of one MVV/LVA value are ordered by how often the same piece
+    /// capturing on the same square caused a cut-off: the capture history.
+    pub capture_history: bool,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -295,6 +301,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     check_ext_depth: 1,
     reduce_checks: false,
     countermove: false,
+    capture_history: false,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -339,8 +346,8 @@ impl SearchParams {
     /// Turns one session-5 feature back to its session-4 setting, for A/B runs: `lmr`,
     /// `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial` or `prune`; `cont` turns the
     /// continuation history (session 7) off, `cx` extends checks at every depth again,
-    /// `rchecks` stops reducing checks, `counter` turns the countermove off. `None` for an
-    /// unknown name.
+    /// `rchecks` stops reducing checks, `counter` and `capthist` turn the countermove and the
+    /// capture history off. `None` for an unknown name.
     pub fn without(mut self, feature: &str) -> Option<SearchParams> {
         let s4 = S4_PARAMS;
         match feature {
@@ -369,6 +376,7 @@ impl SearchParams {
             "cx" => self.check_ext_depth = 1,
             "rchecks" => self.reduce_checks = false,
             "counter" => self.countermove = false,
+            "capthist" => self.capture_history = false,
             _ => return None,
         }
         Some(self)
@@ -377,7 +385,8 @@ impl SearchParams {
     /// Turns a feature on: `qchecks` ([`SearchParams::qs_checks`]), `extall`
     /// ([`SearchParams::check_ext_all`]), `partial` ([`SearchParams::partial_root`]) or `cxN`
     /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]), `rchecks`
-    /// ([`SearchParams::reduce_checks`]) or `counter` ([`SearchParams::countermove`]); `lmrdivN` and `lmrbaseN` set the late-move
+    /// ([`SearchParams::reduce_checks`]), `counter` ([`SearchParams::countermove`]) or
+    /// `capthist` ([`SearchParams::capture_history`]); `lmrdivN` and `lmrbaseN` set the late-move
     /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. `None` for an
     /// unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
@@ -388,6 +397,7 @@ impl SearchParams {
             "partial" => self.partial_root = true,
             "rchecks" => self.reduce_checks = true,
             "counter" => self.countermove = true,
+            "capthist" => self.capture_history = true,
             _ if number("cx").is_some_and(|n| n >= 1) => {
                 self.check_ext_depth = number("cx").unwrap_or(1)
             }
@@ -426,6 +436,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     check_ext_depth: 1,
     reduce_checks: false,
     countermove: false,
+    capture_history: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -643,6 +654,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         QuietOrder {
             history: &self.history,
             cont: Some((&self.cont, prev)),
+            captures: None,
         }
         .score(side, P::move_key(m), pt)
     }
@@ -813,6 +825,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         let quiet_order = QuietOrder {
             history: &self.history,
             cont: p.cont_history.then_some((&self.cont, prev)),
+            captures: p.capture_history.then_some(&self.captures),
         };
         let mut picker = MovePicker::new(
             &node.pos,
@@ -832,6 +845,8 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut count = 0usize;
         // The quiet moves tried, with their piece-destination keys.
         let mut quiets: ArrayVec<(P::Move, u16), 64> = ArrayVec::new();
+        // The captures tried, by piece and destination, for the capture history.
+        let mut captures_tried: ArrayVec<u16, 32> = ArrayVec::new();
         let shallow = !pv_node
             && !tactical
             && !P::FORCED_CAPTURES
@@ -971,6 +986,15 @@ impl<P: EngineGame> Searcher<'_, P> {
                         self.root_best = Some((m, score));
                     }
                     if alpha >= beta {
+                        if p.capture_history {
+                            let bonus = depth * depth * 8;
+                            if is_capture {
+                                self.captures.update(0, pt, bonus);
+                            }
+                            for &c in &captures_tried {
+                                self.captures.update(0, c, -bonus);
+                            }
+                        }
                         if !is_capture {
                             let k = &mut self.killers[ply];
                             if k[0] != Some(m) {
@@ -1002,6 +1026,9 @@ impl<P: EngineGame> Searcher<'_, P> {
             }
             if !is_capture && quiets.len() < quiets.capacity() {
                 quiets.push((m, pt));
+            }
+            if is_capture && captures_tried.len() < captures_tried.capacity() {
+                captures_tried.push(pt);
             }
         }
         if count == 0 {
@@ -1104,6 +1131,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             &QuietOrder {
                 history: &self.history,
                 cont: None,
+                captures: self.params.capture_history.then_some(&self.captures),
             },
             self.params.see_ordering,
         );
@@ -1317,10 +1345,13 @@ mod tests {
     }
 
     #[test]
-    fn the_countermove_switch_parses_both_ways() {
+    fn the_ordering_switches_parse_both_ways() {
         let on = SEARCH_PARAMS.with("counter");
         assert_eq!(on.map(|p| p.countermove), Some(true));
         assert_eq!(on.and_then(|p| p.without("counter")), Some(SEARCH_PARAMS));
+        let on = SEARCH_PARAMS.with("capthist");
+        assert_eq!(on.map(|p| p.capture_history), Some(true));
+        assert_eq!(on.and_then(|p| p.without("capthist")), Some(SEARCH_PARAMS));
     }
 
     #[test]
