@@ -84,6 +84,14 @@ pub struct Opt {
     #[arg(long, env = "TTAKJI_COMMIT_DELAY_US", default_value_t = default_commit_delay_us())]
     pub commit_delay_us: u64,
 
+    /// SQLite: wait for `fsync` at every commit (`synchronous=FULL`), so that a stored move
+    /// also survives a power cut or a crash of the machine. Without it (the default, WAL mode
+    /// with `synchronous=NORMAL`) every stored move survives a crash or `kill -9` of the
+    /// server, and only the machine's own failure may lose the last commits. PostgreSQL
+    /// waits for its WAL's flush at every commit unless told otherwise.
+    #[arg(long, env = "TTAKJI_SQLITE_FULL_SYNC", default_value_t = false)]
+    pub sqlite_full_sync: bool,
+
     /// How long a player waits in the random-opponent queue before an AI stand-in takes the
     /// other seat, in milliseconds.
     #[arg(long, env = "TTAKJI_STANDIN_AFTER_MS", default_value_t = 10_000)]
@@ -169,6 +177,7 @@ impl Opt {
     pub fn store_options(&self) -> StoreOptions {
         StoreOptions {
             commit_delay: Duration::from_micros(self.commit_delay_us),
+            sqlite_full_sync: self.sqlite_full_sync,
             ..StoreOptions::default()
         }
     }
@@ -220,6 +229,9 @@ mod tests {
         );
         let at_once = Opt::parse_from(["ttakji", "--commit-delay-us", "0"]);
         assert!(at_once.store_options().commit_delay.is_zero());
+        assert!(!opt.store_options().sqlite_full_sync);
+        let full = Opt::parse_from(["ttakji", "--sqlite-full-sync"]);
+        assert!(full.store_options().sqlite_full_sync);
         assert_eq!(opt.oidc_refetch_interval(), crate::auth::REFETCH_INTERVAL);
     }
 
