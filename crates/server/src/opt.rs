@@ -74,7 +74,7 @@ pub struct Opt {
     /// microseconds (0: never), so that what arrives meanwhile is handled in one wake-up
     /// instead of one each (`runtime.rs`). A thread is busy when its previous park was less
     /// than two naps ago, so a quiet server seldom naps (and then costs an answer at most a nap).
-    #[arg(long, env = "TTAKJI_PARK_NAP_US", default_value_t = 1_000)]
+    #[arg(long, env = "TTAKJI_PARK_NAP_US", default_value_t = 2_000)]
     pub park_nap_us: u64,
 
     /// SQLite: how long the moves' writer, when busy, waits for more moves before it commits,
@@ -222,7 +222,7 @@ mod tests {
         let one = Opt::parse_from(["ttakji", "--workers", "0"]);
         assert_eq!(one.worker_threads(), 1);
         assert_eq!(opt.standin_after_ms, 10_000);
-        assert_eq!(opt.park_nap_us, 1_000);
+        assert_eq!(opt.park_nap_us, 2_000);
         assert_eq!(
             opt.store_options().commit_delay,
             ttakji_store::DEFAULT_COMMIT_DELAY

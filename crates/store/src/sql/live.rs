@@ -39,12 +39,23 @@ impl LiveMoves {
     /// the table are sorted here anyway).
     pub(crate) fn stored(&self, game: &GameId, ply: i64, seq: i64, clock_after: Option<&str>) {
         let mut games = self.games();
-        let live = games.entry(game.clone()).or_default();
+        // Every move but a game's first finds its game here: no key to clone then.
+        let live = match games.get_mut(game) {
+            Some(live) => live,
+            None => games.entry(game.clone()).or_default(),
+        };
         let at = live.rows.partition_point(|&(p, _)| p < ply);
         live.rows.insert(at, (ply, seq));
         if let Some(clock) = clock_after {
-            if live.clock.as_ref().is_none_or(|(p, _)| *p <= ply) {
-                live.clock = Some((ply, clock.to_owned()));
+            match &mut live.clock {
+                // The newest clock's text is written over the one before, in its buffer.
+                Some((p, text)) if *p <= ply => {
+                    *p = ply;
+                    text.clear();
+                    text.push_str(clock);
+                }
+                Some(_) => {}
+                None => live.clock = Some((ply, clock.to_owned())),
             }
         }
     }
