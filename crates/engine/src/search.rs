@@ -387,8 +387,12 @@ impl SearchParams {
     /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]), `rchecks`
     /// ([`SearchParams::reduce_checks`]), `counter` ([`SearchParams::countermove`]) or
     /// `capthist` ([`SearchParams::capture_history`]); `lmrdivN` and `lmrbaseN` set the late-move
-    /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. `None` for an
-    /// unknown name.
+    /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. The session-5
+    /// parts of [`SEARCH_PARAMS`], for trying them one at a time over another set (Xiangqi's):
+    /// `improving`, `lmradj` ([`SearchParams::lmr_adjust`]), `seemain`, `prune5` (its
+    /// move-count and futility limits), `nmp5` (its null-move reduction), `rfpN` (reverse
+    /// futility to depth N, 1–8) and `iirN` (internal iterative reduction from depth N, 0–12,
+    /// 0 off). `None` for an unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
         let number = |prefix: &str| feature.strip_prefix(prefix)?.parse::<i32>().ok();
         match feature {
@@ -398,6 +402,24 @@ impl SearchParams {
             "rchecks" => self.reduce_checks = true,
             "counter" => self.countermove = true,
             "capthist" => self.capture_history = true,
+            // The session-5 parts (`SEARCH_PARAMS`), one at a time over another set.
+            "improving" => self.improving = true,
+            "lmradj" => self.lmr_adjust = true,
+            "seemain" => self.see_main = true,
+            "prune5" => {
+                self.lmp_moves = SEARCH_PARAMS.lmp_moves;
+                self.futility = SEARCH_PARAMS.futility;
+            }
+            "nmp5" => {
+                self.nmp_div = SEARCH_PARAMS.nmp_div;
+                self.nmp_eval = SEARCH_PARAMS.nmp_eval;
+            }
+            _ if number("rfp").is_some_and(|n| (1..=8).contains(&n)) => {
+                self.rfp_depth = number("rfp").unwrap_or(self.rfp_depth)
+            }
+            _ if number("iir").is_some_and(|n| (0..=12).contains(&n)) => {
+                self.iir_depth = number("iir").unwrap_or(self.iir_depth)
+            }
             _ if number("cx").is_some_and(|n| n >= 1) => {
                 self.check_ext_depth = number("cx").unwrap_or(1)
             }
@@ -1352,6 +1374,30 @@ mod tests {
         let on = SEARCH_PARAMS.with("capthist");
         assert_eq!(on.map(|p| p.capture_history), Some(true));
         assert_eq!(on.and_then(|p| p.without("capthist")), Some(SEARCH_PARAMS));
+    }
+
+    #[test]
+    fn the_session_5_parts_rebuild_its_set_from_session_4() {
+        let parts = [
+            "improving",
+            "lmradj",
+            "seemain",
+            "prune5",
+            "nmp5",
+            "rfp6",
+            "iir4",
+            "lmrdiv200",
+            "partial",
+        ];
+        let mut p = Some(S4_PARAMS);
+        for part in parts {
+            assert_ne!(p, Some(SEARCH_PARAMS), "complete before {part}");
+            p = p.and_then(|p| p.with(part));
+        }
+        assert_eq!(p, Some(SEARCH_PARAMS));
+        assert_eq!(S4_PARAMS.with("rfp9"), None);
+        assert_eq!(S4_PARAMS.with("iir13"), None);
+        assert_eq!(S4_PARAMS.with("iir0").map(|p| p.iir_depth), Some(0));
     }
 
     #[test]
