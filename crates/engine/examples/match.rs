@@ -17,8 +17,8 @@
 //! (checks extended only from depth N on), `/rchecks` (unextended checks reduced), `/counter`
 //! (the countermove heuristic), `/capthist` (the capture history),
 //! `/lmrdivN` and `/lmrbaseN` (the late-move reductions' divisor and base), and the
-//! session-5 parts `/improving`, `/lmradj`, `/seemain`, `/prune5`, `/nmp5`, `/rfpN`, `/iirN` change one
-//! feature over the parameters so far ([`ttakji_engine::SearchParams::with`]), `/msN` thinks N
+//! session-5 parts `/improving`, `/lmradj`, `/seemain`, `/prune5`, `/nmp5`, `/rfpN`, `/iirN`
+//! change one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]), `/msN` thinks N
 //! milliseconds a move instead of its own time (time odds), `/nN` searches N nodes a move
 //! instead of any time (a match the machine's load cannot tilt), `/net@FILE` evaluates
 //! Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`; no `/` in the path),
