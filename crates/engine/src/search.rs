@@ -274,6 +274,19 @@ pub struct SearchParams {
     /// Whether captures of one MVV/LVA value are ordered by how often the same piece
     /// capturing on the same square caused a cut-off: the capture history.
     pub capture_history: bool,
+    /// Continuation-history pruning: a quiet move that gives no check is skipped when its
+    /// depth after the late-move reduction would be below this and both continuation
+    /// histories of the two moves before it are negative (0: off). Fairy-Stockfish prunes
+    /// so below a reduced depth of 5.
+    pub cont_prune: i32,
+    /// Extra plies of late-move reduction for quiet moves at expected cut nodes (non-PV
+    /// nodes whose parent expects them to fail high: the null-window children of a move
+    /// searched reduced, and so on alternately down the tree), as Fairy-Stockfish reduces
+    /// them (0: none).
+    pub cut_reduction: i32,
+    /// Shallowest depth of the null-move search (Fairy-Stockfish: any depth, a null move
+    /// that reaches the horizon drops into quiescence).
+    pub nmp_depth: i32,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -302,6 +315,9 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     reduce_checks: false,
     countermove: false,
     capture_history: false,
+    cont_prune: 0,
+    cut_reduction: 0,
+    nmp_depth: 3,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -392,7 +408,13 @@ impl SearchParams {
     /// `improving`, `lmradj` ([`SearchParams::lmr_adjust`]), `seemain`, `prune5` (its
     /// move-count and futility limits), `nmp5` (its null-move reduction), `rfpN` (reverse
     /// futility to depth N, 1–8) and `iirN` (internal iterative reduction from depth N, 0–12,
-    /// 0 off). `None` for an unknown name.
+    /// 0 off). Parts of Fairy-Stockfish's search: `cprN` prunes quiet moves by their
+    /// continuation history below a reduced depth of N ([`SearchParams::cont_prune`], 0–8),
+    /// `cutrN` reduces quiet moves at expected cut nodes N plies more
+    /// ([`SearchParams::cut_reduction`], 0–3), `nmpdN` tries the null move from depth N on
+    /// ([`SearchParams::nmp_depth`], 1–8) and `lmpsf` sets its move-count limits,
+    /// `(3 + depth²) / 2` quiet moves, twice that when the eval improves. `None` for an
+    /// unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
         let number = |prefix: &str| feature.strip_prefix(prefix)?.parse::<i32>().ok();
         match feature {
@@ -429,6 +451,21 @@ impl SearchParams {
             _ if number("lmrbase").is_some_and(|n| (0..=300).contains(&n)) => {
                 self.lmr_base = number("lmrbase").unwrap_or(self.lmr_base)
             }
+            _ if number("cpr").is_some_and(|n| (0..=8).contains(&n)) => {
+                self.cont_prune = number("cpr").unwrap_or(0)
+            }
+            _ if number("nmpd").is_some_and(|n| (1..=8).contains(&n)) => {
+                self.nmp_depth = number("nmpd").unwrap_or(3)
+            }
+            "lmpsf" => {
+                // Improving: (3 + d²) quiet moves; else two thirds of that (the search's
+                // own rule), near Fairy-Stockfish's half.
+                self.lmp_moves = [0, 4, 7, 12, 19, 28];
+                self.improving = true;
+            }
+            _ if number("cutr").is_some_and(|n| (0..=3).contains(&n)) => {
+                self.cut_reduction = number("cutr").unwrap_or(0)
+            }
             _ => return None,
         }
         Some(self)
@@ -459,6 +496,9 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     reduce_checks: false,
     countermove: false,
     capture_history: false,
+    cont_prune: 0,
+    cut_reduction: 0,
+    nmp_depth: 3,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -639,7 +679,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             _ => (-INF, INF),
         };
         loop {
-            let score = self.negamax(depth, alpha, beta, true);
+            let score = self.negamax(depth, alpha, beta, true, false);
             if self.aborted {
                 return score;
             }
@@ -691,7 +731,15 @@ impl<P: EngineGame> Searcher<'_, P> {
         line.extend(child.iter().copied().take(room));
     }
 
-    fn negamax(&mut self, depth: i32, mut alpha: i32, mut beta: i32, null_ok: bool) -> i32 {
+    /// `cut`: an expected cut node (see [`SearchParams::cut_reduction`]).
+    fn negamax(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        null_ok: bool,
+        cut: bool,
+    ) -> i32 {
         let ply = self.board.ply();
         let root = ply == 0;
         let pv_node = beta - alpha > 1;
@@ -798,7 +846,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             && !tactical
             && null_ok
             && excluded.is_none()
-            && depth >= 3
+            && depth >= p.nmp_depth
             && eval >= beta
             && beta.abs() < MATE_BOUND
             && P::null_move_ok(&node.pos)
@@ -809,7 +857,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             if p.nmp_eval {
                 r += ((eval - beta) / 200).min(3);
             }
-            let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, false);
+            let s = -self.negamax(depth - 1 - r, -beta, -beta + 1, false, !cut);
             self.board.pop();
             if self.aborted {
                 return 0;
@@ -899,6 +947,20 @@ impl<P: EngineGame> Searcher<'_, P> {
                 && !is_capture
                 && best > -MATE_BOUND
                 && (count > lmp_limit || eval + p.futility[depth as usize] <= alpha);
+            let pt = P::piece_to(&self.board.current().pos, m);
+            // A late quiet move that both moves before it say rarely works (continuation
+            // history below zero), near the horizon.
+            let prune_quiet = prune_quiet
+                || p.cont_prune > 0
+                    && p.cont_history
+                    && !pv_node
+                    && !tactical
+                    && quiet
+                    && !is_capture
+                    && best > -MATE_BOUND
+                    && depth - 1 - lmr(depth, count, &p) < p.cont_prune
+                    && self.cont.get(prev[0], pt) < 0
+                    && self.cont.get(prev[1], pt) < 0;
             // A capture that loses much material by SEE, near the horizon.
             if p.see_main
                 && shallow
@@ -927,7 +989,7 @@ impl<P: EngineGame> Searcher<'_, P> {
                 }) {
                     let s_beta = score_from_tt(e.score, ply) - 2 * depth;
                     self.excluded[ply] = Some(m);
-                    let s = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, false);
+                    let s = self.negamax((depth - 1) / 2, s_beta - 1, s_beta, false, cut);
                     self.excluded[ply] = None;
                     if self.aborted {
                         return 0;
@@ -939,7 +1001,6 @@ impl<P: EngineGame> Searcher<'_, P> {
                     }
                 }
             }
-            let pt = P::piece_to(&self.board.current().pos, m);
             self.moved[ply] = pt;
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
@@ -957,12 +1018,24 @@ impl<P: EngineGame> Searcher<'_, P> {
             // A check counts as quiet for the reductions unless it is extended.
             let check_kept = gives_check && (ext > 0 || !p.reduce_checks);
             let score = if count == 1 {
-                -self.negamax(new_depth, -beta, -alpha, true)
+                -self.negamax(new_depth, -beta, -alpha, true, !pv_node && !cut)
             } else {
                 let mut r = 0;
+                // A reduced move's null-window search expects to fail high there (its reply
+                // is a cut node); otherwise the children alternate.
+                let mut reduced = false;
+                // More reduction for a quiet move where this node expects to fail high.
+                let cut_r = if cut && !is_capture {
+                    p.cut_reduction
+                } else {
+                    0
+                };
                 if p.lmr_adjust {
                     if depth >= 3 && !is_capture && !in_check && !check_kept && count > 2 {
-                        r = lmr(depth, count, &p) - i32::from(pv_node) + i32::from(!improving);
+                        reduced = true;
+                        r = lmr(depth, count, &p) - i32::from(pv_node)
+                            + i32::from(!improving)
+                            + cut_r;
                         if quiet {
                             r -= if p.cont_history {
                                 self.quiet_score(side, m, pt, prev) / 10_000
@@ -982,15 +1055,16 @@ impl<P: EngineGame> Searcher<'_, P> {
                     && !check_kept
                     && count > 2
                 {
-                    r = lmr(depth, count, &p) - i32::from(pv_node);
+                    reduced = true;
+                    r = lmr(depth, count, &p) - i32::from(pv_node) + cut_r;
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, true);
+                let mut s = -self.negamax(new_depth - r, -alpha - 1, -alpha, true, reduced || !cut);
                 if s > alpha && r > 0 {
-                    s = -self.negamax(new_depth, -alpha - 1, -alpha, true);
+                    s = -self.negamax(new_depth, -alpha - 1, -alpha, true, !cut);
                 }
                 if s > alpha && s < beta {
-                    s = -self.negamax(new_depth, -beta, -alpha, true);
+                    s = -self.negamax(new_depth, -beta, -alpha, true, false);
                 }
                 s
             };
@@ -1398,6 +1472,81 @@ mod tests {
         assert_eq!(S4_PARAMS.with("rfp9"), None);
         assert_eq!(S4_PARAMS.with("iir13"), None);
         assert_eq!(S4_PARAMS.with("iir0").map(|p| p.iir_depth), Some(0));
+    }
+
+    #[test]
+    fn fairy_stockfish_parts_parse_within_their_ranges() {
+        let p = XIANGQI_SEARCH
+            .with("cpr5")
+            .and_then(|p| p.with("cutr1"))
+            .and_then(|p| p.with("nmpd1"));
+        assert_eq!(
+            p.map(|p| (p.cont_prune, p.cut_reduction, p.nmp_depth)),
+            Some((5, 1, 1))
+        );
+        let p = S4_PARAMS.with("lmpsf");
+        assert_eq!(
+            p.map(|p| (p.lmp_moves[1], p.lmp_moves[5], p.improving)),
+            Some((4, 28, true))
+        );
+        assert_eq!(XIANGQI_SEARCH.with("cpr9"), None);
+        assert_eq!(XIANGQI_SEARCH.with("cutr4"), None);
+        assert_eq!(XIANGQI_SEARCH.with("nmpd0"), None);
+        // Off in every default: what the defaults search is unchanged.
+        for p in [SEARCH_PARAMS, XIANGQI_SEARCH, S4_PARAMS] {
+            assert_eq!((p.cont_prune, p.cut_reduction, p.nmp_depth), (0, 0, 3));
+        }
+    }
+
+    /// Nodes of a depth-8 search of a Xiangqi middle game with `params`.
+    fn xiangqi_nodes(params: SearchParams) -> u64 {
+        let game = Game::<ttakji_rules::xiangqi::Position>::from_fen(
+            "2bakab2/5r3/3c4n/2p3p2/5r3/C8/P3P3P/R8/4N4/2BAKAB1R w - - 4 17",
+        )
+        .expect("FEN");
+        set_thread_search_params(Some(params));
+        let mut tt = TranspositionTable::new(4);
+        let stop = AtomicBool::new(false);
+        let r = search(&mut tt, &game, &SearchLimits::depth(8), &stop, &mut |_| {});
+        set_thread_search_params(None);
+        let r = r.expect("a move");
+        assert!(game.legal_moves().contains(&r.best));
+        r.nodes
+    }
+
+    #[test]
+    fn fairy_stockfish_parts_change_the_tree() {
+        let base = xiangqi_nodes(XIANGQI_SEARCH);
+        for flag in ["cpr5", "cutr1", "nmpd1", "lmpsf"] {
+            let p = XIANGQI_SEARCH.with(flag).expect(flag);
+            assert_ne!(xiangqi_nodes(p), base, "{flag} searched the same tree");
+        }
+        // Continuation-history pruning needs the continuation history.
+        let without = SearchParams {
+            cont_history: false,
+            ..XIANGQI_SEARCH
+        };
+        assert_eq!(
+            xiangqi_nodes(SearchParams {
+                cont_prune: 5,
+                ..without
+            }),
+            xiangqi_nodes(without)
+        );
+    }
+
+    #[test]
+    fn fairy_stockfish_parts_keep_the_mates() {
+        assert_mates_kept(
+            |base| {
+                base.with("cpr5")
+                    .and_then(|p| p.with("cutr2"))
+                    .and_then(|p| p.with("nmpd1"))
+                    .and_then(|p| p.with("lmpsf"))
+            },
+            7,
+            5,
+        );
     }
 
     #[test]
