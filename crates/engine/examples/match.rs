@@ -27,7 +27,9 @@
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
 //! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
 //! (`KING_STRONG`), `/th` (Makruk) with the session-13 threat terms
-//! (`makruk_eval::THREATS`); or `random`, or
+//! (`makruk_eval::THREATS`), `/e:NAME=V` with one evaluation parameter of the game set to V
+//! over the others so far (`NAME` as `texel` prints it, e.g. `/e:palace_pressure=10`;
+//! Makruk and Xiangqi); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
 //! or `fsfn:N` (the same at full strength, `go nodes N` a move),
@@ -46,7 +48,7 @@ use std::{
 
 use ttakji_engine::{
     checkers_eval, choose, default_params, makruk_eval, set_thread_search_params, xiangqi_eval,
-    EngineGame, Level, Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE,
+    EngineGame, Level, Recipe, Rng, SearchParams, TranspositionTable, Tunable, NO_PRUNING, NO_SEE,
     S4_PARAMS, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
@@ -159,15 +161,16 @@ impl Player {
                     })
                 }
                 "old" => eval = Eval::HandSet,
-                "th" if variant == Variant::Makruk => eval = Eval::Makruk(&makruk_eval::THREATS),
+                _ if flag.starts_with("e:") => eval = eval.set(variant, &flag[2..])?,
+                "th" if variant == Variant::Makruk => eval = Eval::Makruk(makruk_eval::THREATS),
                 "ks" if variant == Variant::Xiangqi => {
-                    eval = Eval::Xiangqi(&xiangqi_eval::KING_SAFETY)
+                    eval = Eval::Xiangqi(xiangqi_eval::KING_SAFETY)
                 }
                 "ks2" if variant == Variant::Xiangqi => {
-                    eval = Eval::Xiangqi(&xiangqi_eval::KING_CHECKS)
+                    eval = Eval::Xiangqi(xiangqi_eval::KING_CHECKS)
                 }
                 "ks3" if variant == Variant::Xiangqi => {
-                    eval = Eval::Xiangqi(&xiangqi_eval::KING_STRONG)
+                    eval = Eval::Xiangqi(xiangqi_eval::KING_STRONG)
                 }
                 _ if flag.starts_with("no-") => {
                     let p = params.unwrap_or(SEARCH_PARAMS);
@@ -272,9 +275,35 @@ enum Eval {
     /// The hand-set ones (`/old`).
     HandSet,
     /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`).
-    Xiangqi(&'static xiangqi_eval::Params),
+    Xiangqi(xiangqi_eval::Params),
     /// Other Makruk parameters (`/th`).
-    Makruk(&'static makruk_eval::Params),
+    Makruk(makruk_eval::Params),
+}
+
+impl Eval {
+    /// These parameters with `NAME=V` set (`/e:NAME=V`).
+    fn set(self, variant: Variant, item: &str) -> Result<Eval, String> {
+        fn set_in<T: Tunable>(mut p: T, item: &str) -> Result<T, String> {
+            let (name, v) = item.split_once('=').ok_or("/e:NAME=V")?;
+            let i = T::names()
+                .iter()
+                .position(|n| n == name)
+                .ok_or_else(|| format!("no evaluation parameter {name}"))?;
+            let mut values = p.to_vec();
+            values[i] = v.parse().map_err(|_| format!("/e:{item}: not a number"))?;
+            p.set_from(&values);
+            Ok(p)
+        }
+        match (variant, self) {
+            (Variant::Xiangqi, Eval::Xiangqi(p)) => Ok(Eval::Xiangqi(set_in(p, item)?)),
+            (Variant::Xiangqi, Eval::InUse) => {
+                Ok(Eval::Xiangqi(set_in(xiangqi_eval::PARAMS, item)?))
+            }
+            (Variant::Makruk, Eval::Makruk(p)) => Ok(Eval::Makruk(set_in(p, item)?)),
+            (Variant::Makruk, Eval::InUse) => Ok(Eval::Makruk(set_in(makruk_eval::PARAMS, item)?)),
+            _ => Err(format!("/e:{item}: not over these parameters")),
+        }
+    }
 }
 
 /// Makes this thread evaluate `P` with `eval`.
@@ -282,13 +311,13 @@ fn set_eval<P: EngineGame>(eval: Eval) {
     let old = matches!(eval, Eval::HandSet);
     match P::VARIANT {
         Variant::Makruk => makruk_eval::set_thread_params(match eval {
-            Eval::Makruk(p) => Some(*p),
+            Eval::Makruk(p) => Some(p),
             _ => old.then_some(makruk_eval::HAND_SET),
         }),
         Variant::Xiangqi => xiangqi_eval::set_thread_params(match eval {
             Eval::InUse | Eval::Makruk(_) => None,
             Eval::HandSet => Some(xiangqi_eval::HAND_SET),
-            Eval::Xiangqi(p) => Some(*p),
+            Eval::Xiangqi(p) => Some(p),
         }),
         Variant::Checkers => checkers_eval::set_thread_params(old.then_some(checkers_eval::PARAMS)),
     }
