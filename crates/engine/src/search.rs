@@ -412,9 +412,9 @@ impl SearchParams {
     /// continuation history below a reduced depth of N ([`SearchParams::cont_prune`], 0–8),
     /// `cutrN` reduces quiet moves at expected cut nodes N plies more
     /// ([`SearchParams::cut_reduction`], 0–3), `nmpdN` tries the null move from depth N on
-    /// ([`SearchParams::nmp_depth`], 1–8) and `lmpsf` sets its move-count limits,
-    /// `(3 + depth²) / 2` quiet moves, twice that when the eval improves. `None` for an
-    /// unknown name.
+    /// ([`SearchParams::nmp_depth`], 1–8) and `lmpsf` sets move-count limits near its own,
+    /// `3 + depth²` quiet moves while the eval improves and two thirds of that when it does
+    /// not (Fairy-Stockfish: half). `None` for an unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
         let number = |prefix: &str| feature.strip_prefix(prefix)?.parse::<i32>().ok();
         match feature {
@@ -458,8 +458,8 @@ impl SearchParams {
                 self.nmp_depth = number("nmpd").unwrap_or(3)
             }
             "lmpsf" => {
-                // Improving: (3 + d²) quiet moves; else two thirds of that (the search's
-                // own rule), near Fairy-Stockfish's half.
+                // Improving: 3 + d² quiet moves; else two thirds of that (the search's own
+                // rule for `improving`).
                 self.lmp_moves = [0, 4, 7, 12, 19, 28];
                 self.improving = true;
             }

@@ -60,8 +60,9 @@ pub struct Params {
 /// there 0.0725 -> 0.0703), and kept because they beat [`HAND_SET`] at equal time (see
 /// docs/benchmarks.md); but for the chariot's and the horse's mobility, five times the tuned
 /// 3 and 6: a refit of the terms to Fairy-Stockfish's searches weighed them 5–6 times
-/// heavier, and with them hard scored 30.5 % against Fairy-Stockfish at 200 ms over 182
-/// games where these parameters scored 17.9 % over 120 (session 26).
+/// heavier, and with them hard scored 28.9 % against Fairy-Stockfish at 200 ms over 213
+/// games where the tuned ones scored 20.5 % over 151 (session 26; side by side, +2.9 ± 5.6
+/// points: to be confirmed).
 pub const PARAMS: Params = Params {
     value: [0, 150, 150, 472, 1150, 450, 90],
     soldier_crossed: 60,
