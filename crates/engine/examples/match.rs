@@ -66,7 +66,7 @@ enum Player {
         Recipe,
         Box<TranspositionTable>,
         Option<SearchParams>,
-        Eval,
+        Box<Eval>,
         Option<std::sync::Arc<ttakji_engine::nnue::Network>>,
     ),
     Random,
@@ -201,7 +201,7 @@ impl Player {
             recipe,
             Box::new(TranspositionTable::new(16)),
             params,
-            eval,
+            Box::new(eval),
             net,
         ))
     }
@@ -235,7 +235,7 @@ impl Player {
             Player::Level(recipe, tt, params, eval, net) => {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
-                set_eval::<P>(*eval);
+                set_eval::<P>(**eval);
                 ttakji_engine::nnue::set_thread_net(net.clone());
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
