@@ -48,7 +48,7 @@ use std::{
 
 use ttakji_engine::{
     checkers_eval, choose, default_params, makruk_eval, set_thread_search_params, xiangqi_eval,
-    EngineGame, Level, Recipe, Rng, SearchParams, TranspositionTable, Tunable, NO_PRUNING, NO_SEE,
+    EngineGame, Level, Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE,
     S4_PARAMS, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
@@ -56,6 +56,8 @@ use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
 
 #[path = "support/cref.rs"]
 mod cref;
+#[path = "support/flags.rs"]
+mod flags;
 #[path = "support/fsf.rs"]
 mod fsf;
 
@@ -283,24 +285,15 @@ enum Eval {
 impl Eval {
     /// These parameters with `NAME=V` set (`/e:NAME=V`).
     fn set(self, variant: Variant, item: &str) -> Result<Eval, String> {
-        fn set_in<T: Tunable>(mut p: T, item: &str) -> Result<T, String> {
-            let (name, v) = item.split_once('=').ok_or("/e:NAME=V")?;
-            let i = T::names()
-                .iter()
-                .position(|n| n == name)
-                .ok_or_else(|| format!("no evaluation parameter {name}"))?;
-            let mut values = p.to_vec();
-            values[i] = v.parse().map_err(|_| format!("/e:{item}: not a number"))?;
-            p.set_from(&values);
-            Ok(p)
-        }
         match (variant, self) {
-            (Variant::Xiangqi, Eval::Xiangqi(p)) => Ok(Eval::Xiangqi(set_in(p, item)?)),
+            (Variant::Xiangqi, Eval::Xiangqi(p)) => Ok(Eval::Xiangqi(flags::set_param(p, item)?)),
             (Variant::Xiangqi, Eval::InUse) => {
-                Ok(Eval::Xiangqi(set_in(xiangqi_eval::PARAMS, item)?))
+                Ok(Eval::Xiangqi(flags::set_param(xiangqi_eval::PARAMS, item)?))
             }
-            (Variant::Makruk, Eval::Makruk(p)) => Ok(Eval::Makruk(set_in(p, item)?)),
-            (Variant::Makruk, Eval::InUse) => Ok(Eval::Makruk(set_in(makruk_eval::PARAMS, item)?)),
+            (Variant::Makruk, Eval::Makruk(p)) => Ok(Eval::Makruk(flags::set_param(p, item)?)),
+            (Variant::Makruk, Eval::InUse) => {
+                Ok(Eval::Makruk(flags::set_param(makruk_eval::PARAMS, item)?))
+            }
             _ => Err(format!("/e:{item}: not over these parameters")),
         }
     }

@@ -10,6 +10,7 @@ use ttakji_engine::{default_params, SearchParams, S4_PARAMS};
 use ttakji_rules::Variant;
 
 /// The parameters `SEARCH` asks for, or `None` when it is unset.
+#[allow(dead_code)] // `match` takes its parameters as suffixes instead
 pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
     let Ok(flags) = std::env::var("SEARCH") else {
         return Ok(None);
@@ -39,24 +40,30 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
 /// (tuning names: `value[3]`, `tempo`, ...), if it is set.
 #[allow(dead_code)] // not every example that reads `SEARCH` takes evaluation parameters
 pub fn makruk_params_from_env() -> Result<(), String> {
-    use ttakji_engine::{makruk_eval, Tunable};
+    use ttakji_engine::makruk_eval;
     let Ok(list) = std::env::var("MAKRUK_PARAMS") else {
         return Ok(());
     };
-    let names = makruk_eval::Params::names();
-    let mut v = makruk_eval::PARAMS.to_vec();
-    for item in list.split(',').filter(|s| !s.is_empty()) {
-        let (name, x) = item
-            .split_once('=')
-            .ok_or("MAKRUK_PARAMS: name=value,...")?;
-        let i = names
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| format!("no Makruk parameter {name}"))?;
-        v[i] = x.parse().map_err(|_| format!("{item}: not a number"))?;
-    }
     let mut p = makruk_eval::PARAMS;
-    p.set_from(&v);
+    for item in list.split(',').filter(|s| !s.is_empty()) {
+        p = set_param(p, item)?;
+    }
     makruk_eval::set_thread_params(Some(p));
     Ok(())
+}
+
+/// `p` with one parameter set from `name=value` (a tuning name: `value[3]`, `tempo`, ...).
+#[allow(dead_code)] // not every example that includes this file sets parameters
+pub fn set_param<T: ttakji_engine::Tunable>(mut p: T, item: &str) -> Result<T, String> {
+    let (name, x) = item
+        .split_once('=')
+        .ok_or_else(|| format!("{item}: expected name=value"))?;
+    let i = T::names()
+        .iter()
+        .position(|n| n == name)
+        .ok_or_else(|| format!("no evaluation parameter {name}"))?;
+    let mut v = p.to_vec();
+    v[i] = x.parse().map_err(|_| format!("{item}: not a number"))?;
+    p.set_from(&v);
+    Ok(p)
 }
