@@ -270,6 +270,9 @@ impl Player {
 }
 
 /// The evaluation parameters a level plays with.
+// Xiangqi's parameters (with their piece-square tables) are the large variant; a level holds
+// its `Eval` boxed, one per player, so the size costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy)]
 enum Eval {
     /// The game's parameters in use.

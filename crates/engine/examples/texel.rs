@@ -159,27 +159,37 @@ fn load<P: EngineGame>(path: &str) -> Result<Vec<Sample<P>>, String> {
 }
 
 /// Mean squared error of the predictions `sigmoid(k * eval / 400)` with `params`.
-fn error<P: EngineGame, T: Tunable>(
+fn error<P: EngineGame, T: Tunable + Sync>(
     samples: &[Sample<P>],
     params: &T,
     set: fn(Option<T>),
     k: f64,
 ) -> f64 {
-    set(Some(*params));
-    let sum: f64 = samples
-        .iter()
-        .map(|s| {
-            let e = f64::from(P::evaluate(&s.pos, &s.state));
-            let e = if s.pos.turn() == Side::First { e } else { -e };
-            let p = 1.0 / (1.0 + (-k * e / 400.0).exp());
-            (s.result - p) * (s.result - p)
-        })
-        .sum();
-    set(None);
+    // The parameters are per thread: each half of the samples is scored on its own thread
+    // with them set there.
+    let part = |samples: &[Sample<P>]| {
+        set(Some(*params));
+        let sum: f64 = samples
+            .iter()
+            .map(|s| {
+                let e = f64::from(P::evaluate(&s.pos, &s.state));
+                let e = if s.pos.turn() == Side::First { e } else { -e };
+                let p = 1.0 / (1.0 + (-k * e / 400.0).exp());
+                (s.result - p) * (s.result - p)
+            })
+            .sum();
+        set(None);
+        sum
+    };
+    let (a, b) = samples.split_at(samples.len() / 2);
+    let sum = std::thread::scope(|scope| {
+        let other = scope.spawn(|| part(b));
+        part(a) + other.join().unwrap_or(f64::NAN)
+    });
     sum / samples.len().max(1) as f64
 }
 
-fn tune<P: EngineGame, T: Tunable + std::fmt::Debug>(
+fn tune<P: EngineGame, T: Tunable + Sync + std::fmt::Debug>(
     default: T,
     set: fn(Option<T>),
     anchor: &str,

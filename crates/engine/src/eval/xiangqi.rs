@@ -53,6 +53,22 @@ pub struct Params {
     pub king_check: [i32; 7],
     /// For the side to move.
     pub tempo: i32,
+    /// Piece-square terms of the horse, chariot, cannon and soldier, by [`psq_index`] (rank
+    /// from the piece's own side, file folded onto the left half: the board is symmetric).
+    pub horse_psq: [i32; 50],
+    /// The chariot's piece-square terms, as `horse_psq`.
+    pub chariot_psq: [i32; 50],
+    /// The cannon's piece-square terms, as `horse_psq`.
+    pub cannon_psq: [i32; 50],
+    /// The soldier's piece-square terms, as `horse_psq` (on top of `soldier_rank`).
+    pub soldier_psq: [i32; 50],
+}
+
+/// Where a piece on file `f` and rank `rel` (from its own side) reads its piece-square term.
+#[inline(always)]
+pub const fn psq_index(f: i32, rel: i32) -> usize {
+    let folded = if f > 4 { 8 - f } else { f };
+    (rel * 5 + folded) as usize
 }
 
 /// The parameters in use: Texel-tuned (`examples/texel.rs`) on 35 000 quiet positions from
@@ -81,6 +97,10 @@ pub const PARAMS: Params = Params {
     king_guard_missing: 0,
     king_check: [0; 7],
     tempo: 4,
+    horse_psq: [0; 50],
+    chariot_psq: [0; 50],
+    cannon_psq: [0; 50],
+    soldier_psq: [0; 50],
 };
 
 /// [`PARAMS`] with king-danger terms set by hand (session 10, `match` suffix `/ks`). Not the
@@ -135,6 +155,10 @@ pub const HAND_SET: Params = Params {
     king_guard_missing: 0,
     king_check: [0; 7],
     tempo: 10,
+    horse_psq: [0; 50],
+    chariot_psq: [0; 50],
+    cannon_psq: [0; 50],
+    soldier_psq: [0; 50],
 };
 
 const HORSE_STEPS: [((i32, i32), (i32, i32)); 8] = [
@@ -410,6 +434,13 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
         let mut s = p.value[role as usize];
         s += p.file_center[role as usize] * (4 - (f - 4).abs());
         s += p.advance[role as usize] * rel.min(7);
+        s += match role {
+            Role::Horse => p.horse_psq[psq_index(f, rel)],
+            Role::Chariot => p.chariot_psq[psq_index(f, rel)],
+            Role::Cannon => p.cannon_psq[psq_index(f, rel)],
+            Role::Soldier => p.soldier_psq[psq_index(f, rel)],
+            _ => 0,
+        };
         let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
         // Points of the enemy palace this piece attacks, checks it could give (`KING`).
         let mut hits = 0;
@@ -791,7 +822,11 @@ crate::eval::tunable!(Params {
         file_center,
         advance,
         king_attacker,
-        king_check
+        king_check,
+        horse_psq,
+        chariot_psq,
+        cannon_psq,
+        soldier_psq
     ],
     scalars: [
         soldier_crossed,
@@ -894,6 +929,14 @@ mod tests {
             let mut s = p.value[role as usize];
             s += p.file_center[role as usize] * (4 - (f - 4).abs());
             s += p.advance[role as usize] * rel.min(7);
+            let table = match role {
+                Role::Horse => Some(&p.horse_psq),
+                Role::Chariot => Some(&p.chariot_psq),
+                Role::Cannon => Some(&p.cannon_psq),
+                Role::Soldier => Some(&p.soldier_psq),
+                _ => None,
+            };
+            s += table.map_or(0, |t| t[(rel * 5 + f.min(8 - f)) as usize]);
             let in_enemy_half_near_palace = rel >= 5 && (2..=6).contains(&f);
             match role {
                 Role::General => s -= p.general_raised * rel,
@@ -1009,6 +1052,20 @@ mod tests {
     #[test]
     fn the_fast_evaluation_agrees_with_the_mailbox_one() {
         let mut rng = crate::Rng::new(9);
+        // Piece-square terms all different, so that a point read wrongly shows.
+        let mut psq = PARAMS;
+        for (i, x) in [
+            &mut psq.horse_psq,
+            &mut psq.chariot_psq,
+            &mut psq.cannon_psq,
+            &mut psq.soldier_psq,
+        ]
+        .into_iter()
+        .flatten()
+        .enumerate()
+        {
+            *x = (i as i32 * 37) % 101 - 50;
+        }
         for game in 0..200 {
             let mut pos = Position::startpos();
             for _ in 0..(20 + game % 120) {
@@ -1018,7 +1075,7 @@ mod tests {
                     break;
                 }
                 pos.play_unchecked(moves[rng.below(moves.len())]);
-                for p in [PARAMS, HAND_SET, KING_SAFETY, KING_CHECKS, KING_STRONG] {
+                for p in [PARAMS, HAND_SET, KING_SAFETY, KING_CHECKS, KING_STRONG, psq] {
                     assert_eq!(
                         white_score(&pos, &p),
                         white_score_mailbox(&pos, &p),
@@ -1026,6 +1083,63 @@ mod tests {
                         pos.fen()
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn piece_square_terms_see_both_colours_and_both_wings_alike() {
+        let mut p = KING_CHECKS;
+        for (i, x) in [
+            &mut p.horse_psq,
+            &mut p.chariot_psq,
+            &mut p.cannon_psq,
+            &mut p.soldier_psq,
+        ]
+        .into_iter()
+        .flatten()
+        .enumerate()
+        {
+            *x = (i as i32 * 53) % 89 - 44;
+        }
+        let swap_case = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let mut rng = crate::Rng::new(3);
+        for game in 0..50 {
+            let mut pos = Position::startpos();
+            for _ in 0..(10 + game * 2) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                let fen = pos.fen();
+                let (board, turn) = fen.split_once(' ').expect("board and turn");
+                let red = turn.starts_with('w');
+                // The side to move stays with the same pieces (so no side not to move is in
+                // check); the evaluation itself does not look at it.
+                let (same, other) = if red { (" w", " b") } else { (" b", " w") };
+                // Red and Black swapped (the ranks turned over), and the files mirrored.
+                let swapped: Vec<String> = board
+                    .split('/')
+                    .rev()
+                    .map(|rank| rank.chars().map(swap_case).collect())
+                    .collect();
+                let mirrored: Vec<String> = board
+                    .split('/')
+                    .map(|rank| rank.chars().rev().collect())
+                    .collect();
+                let swapped = Position::from_fen(&(swapped.join("/") + other)).expect("FEN");
+                let mirrored = Position::from_fen(&(mirrored.join("/") + same)).expect("FEN");
+                let score = white_score(&pos, &p);
+                assert_eq!(white_score(&swapped, &p), -score, "{fen}");
+                assert_eq!(white_score(&mirrored, &p), score, "{fen}");
             }
         }
     }
