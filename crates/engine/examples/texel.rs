@@ -19,7 +19,8 @@
 //! (not quiet). `tune` takes both kinds of file.
 //!
 //! `tune` reads such a file and minimises the mean squared error between each result and
-//! `sigmoid(K * eval / 400)`, `eval` the static evaluation from the first mover's side: it
+//! `sigmoid(K * eval / 400)`, `eval` the static evaluation from the first mover's side (the
+//! samples scored on two threads): it
 //! first fits `K` to the parameters in use, then moves one parameter at a time by its step
 //! while that lowers the error, halving the steps when a pass brings nothing. Parameters
 //! that play no part in ordinary positions stay fixed (the mop-up terms, the Khun's and

@@ -76,9 +76,10 @@ pub const fn psq_index(f: i32, rel: i32) -> usize {
 /// there 0.0725 -> 0.0703), and kept because they beat [`HAND_SET`] at equal time (see
 /// docs/benchmarks.md); but for the chariot's and the horse's mobility, five times the tuned
 /// 3 and 6: a refit of the terms to Fairy-Stockfish's searches weighed them 5–6 times
-/// heavier, and with them hard scored 28.9 % against Fairy-Stockfish at 200 ms over 213
-/// games where the tuned ones scored 20.5 % over 151 (session 26; side by side, +2.9 ± 5.6
-/// points: to be confirmed).
+/// heavier, and with them hard scores 25.0 % against Fairy-Stockfish at 200 ms (122 games)
+/// where the tuned ones, side by side, score 17.7 % (150 games; session 27, docs/benchmarks.md).
+/// The piece-square tables are zero: a fit of them to Fairy-Stockfish's searches did not play
+/// better (session 27).
 pub const PARAMS: Params = Params {
     value: [0, 150, 150, 472, 1150, 450, 90],
     soldier_crossed: 60,
@@ -1049,16 +1050,13 @@ mod tests {
         score[0] - score[1]
     }
 
-    #[test]
-    fn the_fast_evaluation_agrees_with_the_mailbox_one() {
-        let mut rng = crate::Rng::new(9);
-        // Piece-square terms all different, so that a point read wrongly shows.
-        let mut psq = PARAMS;
+    /// `p` with piece-square terms all different, so that a point read wrongly shows.
+    fn with_tables(mut p: Params) -> Params {
         for (i, x) in [
-            &mut psq.horse_psq,
-            &mut psq.chariot_psq,
-            &mut psq.cannon_psq,
-            &mut psq.soldier_psq,
+            &mut p.horse_psq,
+            &mut p.chariot_psq,
+            &mut p.cannon_psq,
+            &mut p.soldier_psq,
         ]
         .into_iter()
         .flatten()
@@ -1066,6 +1064,13 @@ mod tests {
         {
             *x = (i as i32 * 37) % 101 - 50;
         }
+        p
+    }
+
+    #[test]
+    fn the_fast_evaluation_agrees_with_the_mailbox_one() {
+        let mut rng = crate::Rng::new(9);
+        let psq = with_tables(PARAMS);
         for game in 0..200 {
             let mut pos = Position::startpos();
             for _ in 0..(20 + game % 120) {
@@ -1089,19 +1094,7 @@ mod tests {
 
     #[test]
     fn piece_square_terms_see_both_colours_and_both_wings_alike() {
-        let mut p = KING_CHECKS;
-        for (i, x) in [
-            &mut p.horse_psq,
-            &mut p.chariot_psq,
-            &mut p.cannon_psq,
-            &mut p.soldier_psq,
-        ]
-        .into_iter()
-        .flatten()
-        .enumerate()
-        {
-            *x = (i as i32 * 53) % 89 - 44;
-        }
+        let p = with_tables(KING_CHECKS);
         let swap_case = |c: char| {
             if c.is_ascii_uppercase() {
                 c.to_ascii_lowercase()
