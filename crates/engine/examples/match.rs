@@ -15,7 +15,9 @@
 //! adds the continuation history to the parameters so far (the game's default if none),
 //! `/seN` singular extensions from depth N, `/qchecks`, `/extall`, `/partial`, `/cxN`
 //! (checks extended only from depth N on), `/rchecks` (unextended checks reduced), `/counter`
-//! (the countermove heuristic), `/capthist` (the capture history),
+//! (the countermove heuristic), `/capthist` (the capture history), `/see` (static exchange
+//! evaluation in quiescence and ordering, for Xiangqi), `/seeprune` (Fairy-Stockfish's
+//! pruning by it at shallow depth),
 //! `/lmrdivN` and `/lmrbaseN` (the late-move reductions' divisor and base), and the
 //! session-5 parts `/improving`, `/lmradj`, `/seemain`, `/prune5`, `/nmp5`, `/rfpN`, `/iirN`
 //! change one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]), `/msN` thinks N

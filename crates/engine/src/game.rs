@@ -21,6 +21,12 @@ pub trait EngineGame: Rules {
         None
     }
 
+    /// Whether [`EngineGame::see`] of `m` is at least `threshold` (true where the game has
+    /// no SEE). A game may answer without playing the exchange out when a bound decides it.
+    fn see_ge(pos: &Self, m: Self::Move, threshold: i32) -> bool {
+        Self::see(pos, m).is_none_or(|v| v >= threshold)
+    }
+
     /// A key below 8192 that tells moves apart well enough for the history table and the
     /// transposition table (origin and destination). Never 0 for a real move.
     fn move_key(m: Self::Move) -> u16;

@@ -148,7 +148,7 @@ impl<M: Copy + PartialEq> MovePicker<M> {
                     let learned = quiet
                         .captures
                         .map_or(0, |c| c.get(0, P::piece_to(pos, m)) / 32);
-                    if use_see && P::see(pos, m).is_some_and(|v| v < 0) {
+                    if use_see && !P::see_ge(pos, m, 0) {
                         LOSING_CAPTURE + victim * 16 - attacker / 16 + learned
                     } else {
                         CAPTURE + victim * 16 - attacker / 16 + learned

@@ -287,6 +287,12 @@ pub struct SearchParams {
     /// Shallowest depth of the null-move search (Fairy-Stockfish: any depth, a null move
     /// that reaches the horizon drops into quiescence).
     pub nmp_depth: i32,
+    /// Fairy-Stockfish's pruning by static exchange at shallow depth, in every node but the
+    /// root once a move has a real score (where the game has SEE): a capture or a check is
+    /// skipped when it loses more than 218 cp a ply of depth; any other move when it loses
+    /// more than `(30 - d) · d²` cp, `d` being its depth after the late-move reduction (so
+    /// near the horizon, a quiet move that hangs a piece).
+    pub see_shallow: bool,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -318,6 +324,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     cont_prune: 0,
     cut_reduction: 0,
     nmp_depth: 3,
+    see_shallow: false,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -340,9 +347,14 @@ pub const XIANGQI_PARAMS: SearchParams = SearchParams {
 /// (100 games each at 200 ms a move, together with session 7's faster move generation), and
 /// the partial root move (session 9: 32.1 % over 84 games against Fairy-Stockfish, the search
 /// without it 19.1 % over 81 at the same time; not yet confirmed, see docs/benchmarks.md).
+/// Static exchange evaluation stays off: in quiescence and ordering it scored 23.8 % over 101
+/// games against Fairy-Stockfish, with [`SearchParams::see_shallow`] too 25.3 % over 320,
+/// the search without either 27.5 % over 182 beside them (session 28).
 pub const XIANGQI_SEARCH: SearchParams = SearchParams {
     cont_history: true,
     partial_root: true,
+    see_pruning: false,
+    see_ordering: false,
     ..S4_PARAMS
 };
 
@@ -363,7 +375,8 @@ impl SearchParams {
     /// `improving`, `rfp`, `nmp`, `iir`, `seemain`, `partial` or `prune`; `cont` turns the
     /// continuation history (session 7) off, `cx` extends checks at every depth again,
     /// `rchecks` stops reducing checks, `counter` and `capthist` turn the countermove and the
-    /// capture history off. `None` for an unknown name.
+    /// capture history off, `see` every use of static exchange evaluation, `seeprune` its
+    /// shallow pruning ([`SearchParams::see_shallow`]). `None` for an unknown name.
     pub fn without(mut self, feature: &str) -> Option<SearchParams> {
         let s4 = S4_PARAMS;
         match feature {
@@ -393,6 +406,13 @@ impl SearchParams {
             "rchecks" => self.reduce_checks = false,
             "counter" => self.countermove = false,
             "capthist" => self.capture_history = false,
+            "see" => {
+                self.see_pruning = false;
+                self.see_ordering = false;
+                self.see_main = false;
+                self.see_shallow = false;
+            }
+            "seeprune" => self.see_shallow = false,
             _ => return None,
         }
         Some(self)
@@ -402,7 +422,9 @@ impl SearchParams {
     /// ([`SearchParams::check_ext_all`]), `partial` ([`SearchParams::partial_root`]) or `cxN`
     /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]), `rchecks`
     /// ([`SearchParams::reduce_checks`]), `counter` ([`SearchParams::countermove`]) or
-    /// `capthist` ([`SearchParams::capture_history`]); `lmrdivN` and `lmrbaseN` set the late-move
+    /// `capthist` ([`SearchParams::capture_history`]), `see` (static exchange evaluation in
+    /// quiescence and move ordering, [`SearchParams::see_pruning`] and
+    /// [`SearchParams::see_ordering`]) or `seeprune` ([`SearchParams::see_shallow`]); `lmrdivN` and `lmrbaseN` set the late-move
     /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. The session-5
     /// parts of [`SEARCH_PARAMS`], for trying them one at a time over another set (Xiangqi's):
     /// `improving`, `lmradj` ([`SearchParams::lmr_adjust`]), `seemain`, `prune5` (its
@@ -424,6 +446,11 @@ impl SearchParams {
             "rchecks" => self.reduce_checks = true,
             "counter" => self.countermove = true,
             "capthist" => self.capture_history = true,
+            "see" => {
+                self.see_pruning = true;
+                self.see_ordering = true;
+            }
+            "seeprune" => self.see_shallow = true,
             // The session-5 parts (`SEARCH_PARAMS`), one at a time over another set.
             "improving" => self.improving = true,
             "lmradj" => self.lmr_adjust = true,
@@ -499,6 +526,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     cont_prune: 0,
     cut_reduction: 0,
     nmp_depth: 3,
+    see_shallow: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -967,9 +995,28 @@ impl<P: EngineGame> Searcher<'_, P> {
                 && is_capture
                 && depth <= 4
                 && best > -MATE_BOUND
-                && P::see(&self.board.current().pos, m).is_some_and(|v| v < -100 * depth)
+                && !P::see_ge(&self.board.current().pos, m, -100 * depth)
             {
                 continue;
+            }
+            // Fairy-Stockfish's pruning by SEE: a capture that loses too much is skipped now;
+            // whether another move is depends on whether it gives check, known once played.
+            let (mut see_drop_check, mut see_drop_quiet) = (false, false);
+            if p.see_shallow && !root && best > -MATE_BOUND {
+                let pos = &self.board.current().pos;
+                if is_capture {
+                    if !P::see_ge(pos, m, -218 * depth) {
+                        continue;
+                    }
+                } else {
+                    let d = (depth - 1 - lmr(depth, count, &p)).max(0);
+                    let (check, quiet) = (-218 * depth, -(30 - d.min(18)) * d * d);
+                    // Most moves lose nothing: one look at the higher threshold clears both.
+                    if !P::see_ge(pos, m, check.max(quiet)) {
+                        see_drop_check = check >= quiet || !P::see_ge(pos, m, check);
+                        see_drop_quiet = quiet >= check || !P::see_ge(pos, m, quiet);
+                    }
+                }
             }
             // Singular extension: the table's move, when no other move comes close to its
             // score in a search of half the depth, is searched one ply deeper; when another
@@ -1004,7 +1051,13 @@ impl<P: EngineGame> Searcher<'_, P> {
             self.moved[ply] = pt;
             self.board.push(m, action);
             let gives_check = self.board.current().in_check;
-            if prune_quiet && !gives_check {
+            if prune_quiet && !gives_check
+                || if gives_check {
+                    see_drop_check
+                } else {
+                    see_drop_quiet
+                }
+            {
                 self.board.pop();
                 continue;
             }
@@ -1248,9 +1301,7 @@ impl<P: EngineGame> Searcher<'_, P> {
                         continue;
                     }
                     // A capture that loses material once the exchange is played out.
-                    if self.params.see_pruning
-                        && P::see(&self.board.current().pos, m).is_some_and(|v| v < 0)
-                    {
+                    if self.params.see_pruning && !P::see_ge(&self.board.current().pos, m, 0) {
                         continue;
                     }
                 }
@@ -1517,7 +1568,7 @@ mod tests {
     #[test]
     fn fairy_stockfish_parts_change_the_tree() {
         let base = xiangqi_nodes(XIANGQI_SEARCH);
-        for flag in ["cpr5", "cutr1", "nmpd1", "lmpsf"] {
+        for flag in ["cpr5", "cutr1", "nmpd1", "lmpsf", "see", "seeprune"] {
             let p = XIANGQI_SEARCH.with(flag).expect(flag);
             assert_ne!(xiangqi_nodes(p), base, "{flag} searched the same tree");
         }
@@ -1546,6 +1597,25 @@ mod tests {
             },
             7,
             5,
+        );
+    }
+
+    #[test]
+    fn exchange_pruning_keeps_the_mates() {
+        assert_mates_kept(
+            |base| base.with("see").and_then(|p| p.with("seeprune")),
+            7,
+            5,
+        );
+        assert_eq!(
+            XIANGQI_SEARCH
+                .with("see")
+                .and_then(|p| p.with("seeprune"))
+                .and_then(|p| p.without("see")),
+            Some(SearchParams {
+                see_main: false,
+                ..XIANGQI_SEARCH
+            })
         );
     }
 

@@ -3,8 +3,8 @@
 //! [`ttakji_engine::SearchParams::without`]), `cont` (continuation history on), `seN`
 //! (singular extensions from depth N) and any feature [`ttakji_engine::SearchParams::with`]
 //! turns on or sets (`qchecks`, `extall`, `partial`, `cxN`, `rchecks`, `counter`, `capthist`,
-//! `lmrdivN`, `lmrbaseN`, `cprN`, `cutrN`, `nmpdN`, `lmpsf`), applied in order to the game's
-//! default parameters.
+//! `lmrdivN`, `lmrbaseN`, `cprN`, `cutrN`, `nmpdN`, `lmpsf`, `see`, `seeprune`), applied in
+//! order to the game's default parameters.
 
 use ttakji_engine::{default_params, SearchParams, S4_PARAMS};
 use ttakji_rules::Variant;

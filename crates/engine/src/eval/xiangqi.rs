@@ -666,9 +666,9 @@ fn least_attacker(board: &Mailbox, c: usize, tf: i32, tr: i32) -> Option<(usize,
     best
 }
 
-/// Static exchange evaluation of `m`, the material it wins once every capture on its square
-/// has been played out least valuable piece first (as [`EngineGame::see`], which Xiangqi
-/// does not use in its search: see there), on a mailbox: after each
+/// Static exchange evaluation of `m` (a capture or a quiet move), the material it wins once
+/// every capture on its square has been played out least valuable piece first
+/// ([`EngineGame::see`]), on a mailbox: after each
 /// capture the least valuable piece that can take back is looked up again, so lines that
 /// open (a chariot behind a chariot) and cannon screens that appear or vanish are seen, as
 /// are blocked horse legs and elephant eyes; pins are not. A capture of a piece at least as
@@ -676,19 +676,20 @@ fn least_attacker(board: &Mailbox, c: usize, tf: i32, tr: i32) -> Option<(usize,
 /// without playing the exchange out.
 pub fn see(pos: &Position, m: Move) -> i32 {
     let to = m.to();
-    let (Some(mover), Some(victim)) = (pos.piece_at(m.from()), pos.piece_at(to)) else {
+    let Some(mover) = pos.piece_at(m.from()) else {
         return 0;
     };
-    let first = SEE_VALUE[victim.role as usize];
+    // A quiet move wins nothing at first, and may lose the piece it moves.
+    let first = pos.piece_at(to).map_or(0, |v| SEE_VALUE[v.role as usize]);
     let mut on_square = SEE_VALUE[mover.role as usize];
-    // A legal capture by the General is never taken back.
-    if first >= on_square || mover.role == Role::General {
+    // A legal move of the General is never taken back.
+    if mover.role == Role::General {
+        return first;
+    }
+    if first >= on_square {
         return first - on_square;
     }
-    let mut board: Mailbox = [0; 90];
-    for (sq, p) in pos.pieces() {
-        board[sq.index()] = 1 + 8 * p.color.index() as u8 + p.role as u8;
-    }
+    let mut board: Mailbox = pos.mailbox();
     let (tf, tr) = (to.file() as i32, to.rank() as i32);
     board[m.from().index()] = 0;
     board[to.index()] = 1 + 8 * mover.color.index() as u8 + mover.role as u8;
@@ -754,11 +755,20 @@ fn net_score(pos: &Position) -> Option<i32> {
 }
 
 impl EngineGame for Position {
-    // No `see`: in A/B matches at equal time (docs/benchmarks.md) the search with [`see`] in
-    // quiescence and ordering (also with a 100 cp pruning margin, also in ordering only) scored
-    // 42-45 % against the search without it, though its trees are a third smaller: a
-    // capture in Xiangqi often matters for the screen or line it opens elsewhere, which one
-    // square's exchange does not see.
+    fn see(pos: &Self, m: Move) -> Option<i32> {
+        Some(see(pos, m))
+    }
+
+    fn see_ge(pos: &Self, m: Move, threshold: i32) -> bool {
+        // At worst the exchange loses the moving piece for what it takes (the General is
+        // never taken): above the threshold even then, it need not be played out.
+        let value = |sq| pos.piece_at(sq).map_or(0, |p| SEE_VALUE[p.role as usize]);
+        let general = pos
+            .piece_at(m.from())
+            .is_some_and(|p| p.role == Role::General);
+        let floor = value(m.to()) - if general { 0 } else { value(m.from()) };
+        floor >= threshold || see(pos, m) >= threshold
+    }
 
     fn evaluate(pos: &Self, _state: &()) -> i32 {
         if let Some(s) = net_score(pos) {
@@ -1230,5 +1240,41 @@ mod tests {
             see_of("4k4/9/1n7/9/p8/9/9/9/R8/R2K5 w - - 0 1", "a2a6"),
             -400
         );
+    }
+    #[test]
+    fn a_quiet_move_onto_a_guarded_point_loses_the_piece() {
+        // The horse on b8 guards a6, not a5.
+        assert_eq!(see_of("4k4/9/1n7/9/9/9/9/9/9/R2K5 w - - 0 1", "a1a6"), -920);
+        assert_eq!(see_of("4k4/9/1n7/9/9/9/9/9/9/R2K5 w - - 0 1", "a1a5"), 0);
+    }
+
+    #[test]
+    fn the_general_keeps_what_it_takes() {
+        // A legal move of the General is never taken back.
+        assert_eq!(see_of("3k5/9/9/9/9/9/9/9/4p4/4K4 w - - 0 1", "e1e2"), 100);
+    }
+    #[test]
+    fn the_exchange_bound_agrees_with_the_exchange_played_out() {
+        // `see_ge` skips the exchange when losing the mover still clears the threshold.
+        let mut rng = crate::Rng::new(5);
+        for game in 0..30 {
+            let mut pos = Position::startpos();
+            for _ in 0..(20 + game * 3) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let v = see(&pos, m);
+                    for t in (-1000..=400).step_by(100) {
+                        let t = t + 17;
+                        let ge = <Position as EngineGame>::see_ge(&pos, m, t);
+                        assert_eq!(ge, v >= t, "{} {} {t}", pos.fen(), pos.uci(m));
+                    }
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
     }
 }

@@ -95,6 +95,13 @@ impl Position {
         self.hash ^= ZOBRIST[c as usize][s];
     }
 
+    /// A copy of the board, point by point (the index of [`Square`]): 0 where it is empty,
+    /// else `1 + 8 · colour + role` (Red 0, Black 1; roles in [`Role`]'s order), for code
+    /// that plays exchanges out on a board of its own.
+    pub fn mailbox(&self) -> [u8; 90] {
+        self.board
+    }
+
     /// The piece on a point.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {

@@ -119,3 +119,17 @@ fn piece_codes_round_trip() {
     }
     assert_eq!(Color::from(crate::Side::from(Color::Black)), Color::Black);
 }
+
+#[test]
+fn the_mailbox_copy_holds_each_piece_by_its_code() {
+    let pos = Position::from_fen("3k5/9/1n7/9/p7R/9/P8/9/4A4/C3K4 b - - 0 1").expect("FEN");
+    let board = pos.mailbox();
+    for i in 0..90u8 {
+        let sq = Square::new_unchecked(i);
+        let want = pos
+            .piece_at(sq)
+            .map_or(0, |p| 1 + 8 * p.color.index() as u8 + p.role as u8);
+        assert_eq!(board[usize::from(i)], want, "{sq}");
+    }
+    assert_eq!(board.iter().filter(|&&c| c != 0).count(), 8);
+}
