@@ -419,24 +419,25 @@ impl SearchParams {
     }
 
     /// Turns a feature on: `qchecks` ([`SearchParams::qs_checks`]), `extall`
-    /// ([`SearchParams::check_ext_all`]), `partial` ([`SearchParams::partial_root`]) or `cxN`
+    /// ([`SearchParams::check_ext_all`]), `partial` ([`SearchParams::partial_root`]), `cxN`
     /// (checks extended from depth N on, [`SearchParams::check_ext_depth`]), `rchecks`
-    /// ([`SearchParams::reduce_checks`]), `counter` ([`SearchParams::countermove`]) or
+    /// ([`SearchParams::reduce_checks`]), `counter` ([`SearchParams::countermove`]),
     /// `capthist` ([`SearchParams::capture_history`]), `see` (static exchange evaluation in
     /// quiescence and move ordering, [`SearchParams::see_pruning`] and
-    /// [`SearchParams::see_ordering`]) or `seeprune` ([`SearchParams::see_shallow`]); `lmrdivN` and `lmrbaseN` set the late-move
-    /// reductions' divisor (≥ 50) and base (0–300), in hundredths of a ply. The session-5
-    /// parts of [`SEARCH_PARAMS`], for trying them one at a time over another set (Xiangqi's):
-    /// `improving`, `lmradj` ([`SearchParams::lmr_adjust`]), `seemain`, `prune5` (its
-    /// move-count and futility limits), `nmp5` (its null-move reduction), `rfpN` (reverse
-    /// futility to depth N, 1–8) and `iirN` (internal iterative reduction from depth N, 0–12,
-    /// 0 off). Parts of Fairy-Stockfish's search: `cprN` prunes quiet moves by their
-    /// continuation history below a reduced depth of N ([`SearchParams::cont_prune`], 0–8),
-    /// `cutrN` reduces quiet moves at expected cut nodes N plies more
-    /// ([`SearchParams::cut_reduction`], 0–3), `nmpdN` tries the null move from depth N on
-    /// ([`SearchParams::nmp_depth`], 1–8) and `lmpsf` sets move-count limits near its own,
-    /// `3 + depth²` quiet moves while the eval improves and two thirds of that when it does
-    /// not (Fairy-Stockfish: half). `None` for an unknown name.
+    /// [`SearchParams::see_ordering`]) or `seeprune` ([`SearchParams::see_shallow`]);
+    /// `lmrdivN` and `lmrbaseN` set the late-move reductions' divisor (≥ 50) and base
+    /// (0–300), in hundredths of a ply. The session-5 parts of [`SEARCH_PARAMS`], for trying
+    /// them one at a time over another set (Xiangqi's): `improving`, `lmradj`
+    /// ([`SearchParams::lmr_adjust`]), `seemain`, `prune5` (its move-count and futility
+    /// limits), `nmp5` (its null-move reduction), `rfpN` (reverse futility to depth N, 1–8)
+    /// and `iirN` (internal iterative reduction from depth N, 0–12, 0 off). Parts of
+    /// Fairy-Stockfish's search: `cprN` prunes quiet moves by their continuation history
+    /// below a reduced depth of N ([`SearchParams::cont_prune`], 0–8), `cutrN` reduces quiet
+    /// moves at expected cut nodes N plies more ([`SearchParams::cut_reduction`], 0–3),
+    /// `nmpdN` tries the null move from depth N on ([`SearchParams::nmp_depth`], 1–8) and
+    /// `lmpsf` sets move-count limits near its own, `3 + depth²` quiet moves while the eval
+    /// improves and two thirds of that when it does not (Fairy-Stockfish: half). `None` for
+    /// an unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
         let number = |prefix: &str| feature.strip_prefix(prefix)?.parse::<i32>().ok();
         match feature {

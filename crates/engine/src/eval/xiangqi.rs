@@ -1241,6 +1241,7 @@ mod tests {
             -400
         );
     }
+
     #[test]
     fn a_quiet_move_onto_a_guarded_point_loses_the_piece() {
         // The horse on b8 guards a6, not a5.
@@ -1253,6 +1254,7 @@ mod tests {
         // A legal move of the General is never taken back.
         assert_eq!(see_of("3k5/9/9/9/9/9/9/9/4p4/4K4 w - - 0 1", "e1e2"), 100);
     }
+
     #[test]
     fn the_exchange_bound_agrees_with_the_exchange_played_out() {
         // `see_ge` skips the exchange when losing the mover still clears the threshold.
