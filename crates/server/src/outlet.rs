@@ -29,7 +29,7 @@ use axum::extract::ws::{Message, Utf8Bytes};
 use futures_util::{Sink, Stream};
 use tokio::sync::{mpsc, Notify};
 
-use crate::ws::LagMeter;
+use crate::ws::{LagMeter, PING_EVERY};
 
 /// Outgoing messages queued per connection; a connection that falls further behind is dropped
 /// (its client reconnects and catches up).
@@ -86,8 +86,9 @@ struct State<S> {
     fed: bool,
     /// Bytes handed to the socket that are not flushed yet: the task flushes them.
     unflushed: bool,
-    /// A ping is due: it goes out with the next write.
-    ping_due: bool,
+    /// When the next ping is due: it goes out with the first write at or after it (or alone,
+    /// from the task, when no write comes for a whole [`PING_EVERY`] after it).
+    next_ping: Instant,
     lag: LagMeter,
 }
 
@@ -163,14 +164,15 @@ impl<S: Socket> State<S> {
         if Pin::new(&mut self.socket).start_send(message).is_err() {
             return Now::Broken;
         }
-        if self.ping_due
+        let now = Instant::now();
+        if self.next_ping <= now
             && matches!(
                 Pin::new(&mut self.socket).poll_ready(&mut cx),
                 Poll::Ready(Ok(()))
             )
         {
-            self.ping_due = false;
-            let ping = self.lag.ping(Instant::now());
+            self.next_ping = now + PING_EVERY;
+            let ping = self.lag.ping(now);
             if Pin::new(&mut self.socket)
                 .start_send(Message::Ping(ping.into()))
                 .is_err()
@@ -273,7 +275,7 @@ impl<S: Socket> SharedSocket<S> {
                 socket,
                 fed: false,
                 unflushed: false,
-                ping_due: true,
+                next_ping: Instant::now(),
                 lag: LagMeter::default(),
             }),
             queue: Mutex::new(Queue::default()),
@@ -318,17 +320,34 @@ impl<S: Socket> SharedSocket<S> {
         std::future::poll_fn(|cx| shared.lock().poll_drain(&shared.queue, cx)).await
     }
 
-    /// The ping timer's tick: `Some(payload)` of a ping to send now if the ping due since the
-    /// last tick found no write to ride with; otherwise a ping is due from now on.
+    /// The ping timer's work at `now`: `Some(payload)` of a ping to send alone, if none has
+    /// gone yet or the one due has found no write to ride with for a whole [`PING_EVERY`].
     pub fn tick(&self, now: Instant) -> Option<Vec<u8>> {
         let mut state = self.shared.lock();
-        if state.ping_due {
-            state.ping_due = false;
-            Some(state.lag.ping(now))
+        let alone = state.next_ping <= now
+            && (state.lag.never_pinged() || state.next_ping + PING_EVERY <= now);
+        alone.then(|| {
+            state.next_ping = now + PING_EVERY;
+            state.lag.ping(now)
+        })
+    }
+
+    /// When the task's ping timer is next wanted: when the due ping will have waited a whole
+    /// period for a write (at once for the first), or when the awaited pong is late. The ping
+    /// that rides with a write moves it on, and so does its pong, which wakes the task anyway:
+    /// on a socket that has events to send, the timer never fires (at 9 000 games it woke
+    /// 1 800 tasks a second, 12 % of the server's CPU: docs/benchmarks.md, session 29).
+    pub fn wake_at(&self) -> Instant {
+        let state = self.shared.lock();
+        let ping = if state.lag.never_pinged() {
+            state.next_ping
         } else {
-            state.ping_due = true;
-            None
-        }
+            state.next_ping + PING_EVERY
+        };
+        state
+            .lag
+            .pong_deadline()
+            .map_or(ping, |late| late.min(ping))
     }
 
     /// Runs `f` on the connection's lag meter.
@@ -404,7 +423,10 @@ impl<S> Drop for SocketOutlet<S> {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::ws::PONG_TIMEOUT;
 
     /// A socket whose writes can be held up: what it sent, and whether it is ready.
     #[derive(Default)]
@@ -474,8 +496,8 @@ mod tests {
             flushes: ready,
             ..FakeSocket::default()
         });
-        // The first tick sends its ping alone; from then on a ping is due with each write.
-        task.shared.lock().ping_due = false;
+        // No ping is due while a test runs, except in the test of pings.
+        task.shared.lock().next_ping = Instant::now() + 1000 * PING_EVERY;
         (task, round)
     }
 
@@ -603,12 +625,8 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_due_ping_rides_with_the_next_write_and_else_goes_alone_at_the_next_tick() {
+    async fn a_due_ping_rides_with_the_next_write_and_else_goes_alone_a_period_later() {
         let (task, round) = socket(true);
-        let now = Instant::now();
-        assert_eq!(task.tick(now), None, "the first tick makes a ping due");
-        assert!(round.send(&"a".into()));
-        round.flush();
         let pings = |task: &SharedSocket<FakeSocket>| {
             task.shared
                 .lock()
@@ -618,12 +636,52 @@ mod tests {
                 .filter(|m| matches!(m, Message::Ping(_)))
                 .count()
         };
-        assert_eq!(pings(&task), 1);
-        assert_eq!(task.tick(now), None, "the ping went: another is due");
-        assert!(task.tick(now).is_some(), "no write took it: it goes alone");
+        let start = Instant::now();
+        task.shared.lock().next_ping = start;
+        assert_eq!(task.wake_at(), start, "the first ping is wanted at once");
+        assert!(
+            task.tick(start).is_some(),
+            "and goes alone if nothing is written"
+        );
+        let now = Instant::now();
+        assert!(
+            task.wake_at() >= start + PING_EVERY,
+            "then it waits for its pong"
+        );
+        assert!(task.lag(|lag| lag.pong(&1u64.to_be_bytes(), now)).is_some());
+        assert!(task.wake_at() >= start + 2 * PING_EVERY);
+
+        // Due: the next write takes it, and the timer is not wanted for two more periods.
+        task.shared.lock().next_ping = now;
+        assert_eq!(
+            task.tick(now),
+            None,
+            "a due ping waits a period for a write"
+        );
+        assert!(round.send(&"a".into()));
+        round.flush();
+        assert_eq!(pings(&task), 1, "the first went from the task, not here");
+        let written = Instant::now();
+        assert!(task.tick(written).is_none());
+        assert!(task.wake_at() >= now + PING_EVERY);
+        assert!(task
+            .lag(|lag| lag.pong(&2u64.to_be_bytes(), written))
+            .is_some());
+        assert!(task.wake_at() >= now + 2 * PING_EVERY);
+
+        // Not due: writes go without one.
         assert!(round.send(&"b".into()));
         round.flush();
+        assert_eq!(pings(&task), 1);
+
+        // Due for a whole period with nothing written: it goes alone, and a late pong closes.
+        let late = written + 2 * PING_EVERY;
+        assert!(task.tick(late).is_some());
         assert_eq!(pings(&task), 1, "the task sends the lone ping itself");
+        assert!(!task.lag(|lag| lag.timed_out(late + PONG_TIMEOUT)));
+        let deadline = late + PONG_TIMEOUT + Duration::from_millis(1);
+        assert!(task.wake_at() <= deadline);
+        assert!(task.lag(|lag| lag.timed_out(deadline)));
     }
 
     #[tokio::test]

@@ -146,6 +146,18 @@ impl LagMeter {
         Some(lag)
     }
 
+    /// Whether no ping has been sent yet.
+    pub fn never_pinged(&self) -> bool {
+        self.sent == 0
+    }
+
+    /// When the awaited ping, if any, will have gone unanswered for longer than
+    /// [`PONG_TIMEOUT`].
+    pub fn pong_deadline(&self) -> Option<Instant> {
+        self.pending
+            .map(|(_, at)| at + PONG_TIMEOUT + Duration::from_millis(1))
+    }
+
     /// Whether the awaited ping has gone unanswered for longer than [`PONG_TIMEOUT`].
     pub fn timed_out(&self, now: Instant) -> bool {
         self.pending
@@ -309,11 +321,17 @@ async fn game_loop(
         let _ = shutdown.changed().await;
     });
     let mut limit = RateLimit::new();
-    // The first tick is at once, and its ping goes alone: the first move is compensated
-    // already.
-    let mut pings = tokio::time::interval(PING_EVERY);
-    pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The first ping goes at once (with the round's first write, or alone), so that the first
+    // move is compensated already; then see `SharedSocket::wake_at`.
+    let mut wake_at = socket.wake_at();
+    let pings = tokio::time::sleep_until(wake_at.into());
+    let mut pings = std::pin::pin!(pings);
     loop {
+        let at = socket.wake_at();
+        if at != wake_at {
+            wake_at = at;
+            pings.as_mut().reset(at.into());
+        }
         tokio::select! {
             // Reads first: a client's moves matter more than the timer.
             biased;
@@ -376,7 +394,7 @@ async fn game_loop(
                     return;
                 }
             },
-            _ = pings.tick() => {
+            () = &mut pings => {
                 let now = Instant::now();
                 if socket.lag(|lag| lag.timed_out(now)) {
                     tracing::info!("no pong: closing the socket");

@@ -514,7 +514,44 @@ async fn a_called_off_invitation_and_a_flooding_socket_are_refused() {
     server.shutdown().await.expect("clean shutdown");
 }
 
+/// The server pings a game socket as soon as it opens (riding with the `full` state), so
+/// that the first move is compensated for lag already; a ping's pong and the moves that
+/// follow leave the socket open.
+async fn a_game_socket_is_pinged_at_once() {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let (server, _dir) = server_with(None).await;
+    let (a, b, game) = friend_game(&server, "checkers").await;
+    let mut wa = a.socket(&game, None).await;
+    let mut frames = Vec::new();
+    while !matches!(frames.last(), Some(Message::Ping(_))) {
+        let frame = tokio::time::timeout(Duration::from_secs(5), wa.next())
+            .await
+            .expect("a ping in time")
+            .expect("socket open")
+            .expect("no error");
+        frames.push(frame);
+    }
+    let full = frames.iter().position(|f| match f {
+        Message::Text(t) => t.as_str().contains(r#""t":"full""#),
+        _ => false,
+    });
+    assert_eq!(
+        full,
+        Some(frames.len() - 2),
+        "the ping came right after the state"
+    );
+    // The client library answers the ping with the next frame it sends or reads.
+    let mut wb = b.socket(&game, None).await;
+    expect(&mut wb, "full").await;
+    send(&mut wa, "ping", json!({})).await;
+    assert_eq!(next(&mut wa).await["t"], "pong");
+    server.shutdown().await.expect("clean shutdown");
+}
+
 on_both!(
+    a_game_socket_is_pinged_at_once,
     friend_game_moves_are_stored_acked_and_broadcast_then_resignation_ends_it,
     draw_by_agreement_then_rematch_with_colours_swapped,
     invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_only_watch,

@@ -698,11 +698,14 @@ impl Store for SqlStore {
         );
         let seqs = self.live.seqs(id);
         if self.moves.on_file() {
-            let (game, end) = (id.clone(), end.clone());
+            let (game, end, live) = (id.clone(), end.clone(), self.live.clone());
             let ended = self
                 .moves
                 .call(move |c| {
                     let ended = direct::finish_game(c, FINISH, &game, &end, &seqs)?;
+                    // Over either way. Forgotten before the writer's next batch, which stores
+                    // the moves of the games it knows without asking the database.
+                    live.finished(&game);
                     if !ended {
                         direct::game_status(c, &game)?;
                     }
@@ -712,7 +715,6 @@ impl Store for SqlStore {
             if !ended {
                 return Err(StoreError::Conflict("game over already"));
             }
-            self.live.finished(id);
             return Ok(());
         }
         let outcome: std::result::Result<bool, sqlx::Error> = on_pool!(self, pool => {

@@ -67,6 +67,12 @@ impl LiveMoves {
             .is_some_and(|live| live.rows.binary_search_by_key(&ply, |&(p, _)| p).is_ok())
     }
 
+    /// Whether `game` has moves in the log, i.e. is live: a game's end takes it out of the
+    /// map in the same call that ends it, and a takeback to the start takes it out too.
+    pub(crate) fn is_live(&self, game: &GameId) -> bool {
+        self.games().contains_key(game)
+    }
+
     /// The `seq` of each of a game's rows, in ply order.
     pub(crate) fn seqs(&self, game: &GameId) -> Vec<i64> {
         self.games()
