@@ -219,9 +219,28 @@ enum Outcome {
 /// Which moves of a batch repeat a ply that is stored already (or earlier in the batch):
 /// those are answered with a conflict and not written.
 fn taken(jobs: &[Job], live: &LiveMoves) -> Vec<bool> {
+    known(jobs, live).into_iter().map(|k| k.taken).collect()
+}
+
+/// What the writer knows of a move before it writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Known {
+    /// Its ply is stored already, or comes earlier in the batch.
+    taken: bool,
+    /// Its game is live ([`LiveMoves::look`]).
+    live: bool,
+}
+
+/// [`Known`] of each move of a batch, with the map locked once.
+fn known(jobs: &[Job], live: &LiveMoves) -> Vec<Known> {
     let mut seen = HashSet::with_capacity(jobs.len());
-    jobs.iter()
-        .map(|job| !seen.insert((&job.game, job.mv.ply)) || live.has(&job.game, job.mv.ply))
+    live.look(jobs.iter().map(|job| (&job.game, job.mv.ply)))
+        .into_iter()
+        .zip(jobs)
+        .map(|((stored, live), job)| Known {
+            taken: !seen.insert((&job.game, job.mv.ply)) || stored,
+            live,
+        })
         .collect()
 }
 

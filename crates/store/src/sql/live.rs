@@ -61,16 +61,29 @@ impl LiveMoves {
     }
 
     /// Whether a move of `game` at `ply` is stored already.
-    pub(crate) fn has(&self, game: &GameId, ply: i64) -> bool {
-        self.games()
-            .get(game)
-            .is_some_and(|live| live.rows.binary_search_by_key(&ply, |&(p, _)| p).is_ok())
+    #[cfg(test)]
+    fn has(&self, game: &GameId, ply: i64) -> bool {
+        self.look([(game, ply)])[0].0
     }
 
-    /// Whether `game` has moves in the log, i.e. is live: a game's end takes it out of the
-    /// map in the same call that ends it, and a takeback to the start takes it out too.
-    pub(crate) fn is_live(&self, game: &GameId) -> bool {
-        self.games().contains_key(game)
+    /// For each `(game, ply)`: whether that move is stored already, and whether the game has
+    /// moves in the log, i.e. is live (a game's end takes it out of the map in the same call
+    /// that ends it, and a takeback to the start takes it out too).
+    pub(crate) fn look<'a>(
+        &self,
+        moves: impl IntoIterator<Item = (&'a GameId, i64)>,
+    ) -> Vec<(bool, bool)> {
+        let games = self.games();
+        moves
+            .into_iter()
+            .map(|(game, ply)| match games.get(game) {
+                Some(live) => (
+                    live.rows.binary_search_by_key(&ply, |&(p, _)| p).is_ok(),
+                    true,
+                ),
+                None => (false, false),
+            })
+            .collect()
     }
 
     /// The `seq` of each of a game's rows, in ply order.

@@ -220,17 +220,17 @@ fn write(
     jobs: &[Job],
     live: &LiveMoves,
 ) -> Result<Vec<Outcome>, StoreError> {
-    let taken = super::taken(jobs, live);
+    let known = super::known(jobs, live);
     let insert_all = |conn: &Connection| -> rusqlite::Result<Vec<Outcome>> {
         let mut outcomes = Vec::with_capacity(jobs.len());
         let mut insert = conn.prepare_cached(INSERT)?;
         let mut insert_live = conn.prepare_cached(INSERT_LIVE)?;
-        for (job, taken) in jobs.iter().zip(&taken) {
-            if *taken {
+        for (job, known) in jobs.iter().zip(&known) {
+            if known.taken {
                 outcomes.push(Outcome::Taken);
                 continue;
             }
-            let insert = if live.is_live(&job.game) {
+            let insert = if known.live {
                 &mut insert_live
             } else {
                 &mut insert
