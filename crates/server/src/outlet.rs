@@ -336,7 +336,7 @@ impl<S: Socket> SharedSocket<S> {
     /// period for a write (at once for the first), or when the awaited pong is late. The ping
     /// that rides with a write moves it on, and so does its pong, which wakes the task anyway:
     /// on a socket that has events to send, the timer never fires (at 9 000 games it woke
-    /// 1 800 tasks a second, 12 % of the server's CPU: docs/benchmarks.md, session 29).
+    /// 1 800 tasks a second, ~2 µs of CPU a move: docs/benchmarks.md, session 29).
     pub fn wake_at(&self) -> Instant {
         let state = self.shared.lock();
         let ping = if state.lag.never_pinged() {

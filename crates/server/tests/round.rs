@@ -515,8 +515,8 @@ async fn a_called_off_invitation_and_a_flooding_socket_are_refused() {
 }
 
 /// The server pings a game socket as soon as it opens (riding with the `full` state), so
-/// that the first move is compensated for lag already; a ping's pong and the moves that
-/// follow leave the socket open.
+/// that the first move is compensated for lag already; the socket answers as usual after
+/// the client's pong.
 async fn a_game_socket_is_pinged_at_once() {
     use futures_util::StreamExt;
     use tokio_tungstenite::tungstenite::Message;

@@ -53,8 +53,8 @@ const INSERT: &str =
 
 /// The insert of a move of a game the store knows to be live (it has moves in the log, and
 /// its end takes it out of [`LiveMoves`] on this thread, before the next batch): no look into
-/// `games`. That look was a fifth of the writer's time, more with the statement journal
-/// that SQLite keeps for an `INSERT … SELECT` (docs/benchmarks.md, session 29).
+/// `games`. That look was over a quarter of the writer's time (docs/benchmarks.md, session
+/// 29).
 const INSERT_LIVE: &str =
     "INSERT INTO live_moves (game_id, ply, mv, spent_ms, clock_after, created_at) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
