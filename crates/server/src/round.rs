@@ -8,6 +8,10 @@
 //! connected. Sockets talk to a round through a [`RoundHandle`]; the [`crate::rounds`]
 //! registry finds or loads the round of a game.
 //!
+//! The round sits behind an async lock. Its own task runs the commands sent to its queue one
+//! at a time and keeps its timers; a connection's actions ([`Connection::act`]) run on the
+//! connection's task under the same lock, so that a move wakes one task, not two.
+//!
 //! A game with an AI seat (against the AI, or an AI stand-in in a random game) asks the
 //! shared [`AiPool`] for a move whenever the AI is to move. The search runs on the pool's
 //! threads; its answer comes back into the command loop as a command tagged with a
@@ -32,10 +36,10 @@ use crate::view::{
 use axum::extract::ws::Utf8Bytes;
 use rand::Rng;
 use serde_json::{json, Value};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, Mutex, Notify};
 use ttakji_engine::{AiError, AiMove, AiPool, Level};
 use ttakji_game::{
-    clock::{Clock, ClockState, PlayerTime, Press, TimeSource},
+    clock::{Clock, ClockState, PlayerTime, Press, TimeSource, Timestamp},
     AnyGame, CountAction, CountKind, GameError, Outcome, Reason,
 };
 use ttakji_store::{
@@ -170,15 +174,10 @@ enum Command {
         player: Option<PlayerId>,
         since: Option<u64>,
         out: Outgoing,
-        reply: oneshot::Sender<(u64, Option<Side>, Option<Arc<AtomicU64>>)>,
+        reply: oneshot::Sender<Registered>,
     },
     Disconnect {
         conn: u64,
-    },
-    Act {
-        conn: u64,
-        action: Action,
-        id: Option<Value>,
     },
     State {
         viewer: Option<PlayerId>,
@@ -205,6 +204,15 @@ enum Command {
     },
 }
 
+/// What a connection gets when it registers: its number, seat and lag cell, and the round
+/// itself, for its actions.
+struct Registered {
+    id: u64,
+    side: Option<Side>,
+    lag: Option<Arc<AtomicU64>>,
+    round: Arc<Mutex<Round>>,
+}
+
 /// The way to a running round.
 #[derive(Clone)]
 pub struct RoundHandle {
@@ -222,6 +230,8 @@ pub struct Connection {
     /// The seat's measured lag, shared with the round (which reads it at the seat's moves).
     lag: Option<Arc<AtomicU64>>,
     tx: mpsc::Sender<Command>,
+    /// The round, which the connection's actions run on directly (see [`Connection::act`]).
+    round: Arc<Mutex<Round>>,
 }
 
 impl Drop for Connection {
@@ -247,17 +257,22 @@ impl Connection {
         }
     }
 
-    /// Sends an action; the answer (ack, error or events) arrives through the connection's
+    /// Runs an action; the answer (ack, error or events) goes out through the connection's
     /// [`Outlet`].
+    ///
+    /// The action runs here, on the caller's task, under the round's lock, not as a command
+    /// to the round's own task: a move would otherwise cost a queue hand-off and a wake-up of
+    /// that task as well as of the socket's (docs/benchmarks.md, session 30). The round's
+    /// task only keeps the timers, which the action moves on when it changes them.
     pub async fn act(&self, action: Action, id: Option<Value>) -> Result<(), RoundError> {
-        self.tx
-            .send(Command::Act {
-                conn: self.id,
-                action,
-                id,
-            })
-            .await
-            .map_err(|_| RoundError::Gone)
+        let mut round = self.round.lock().await;
+        if round.stopped {
+            return Err(RoundError::Gone);
+        }
+        round.act_for(self.id, action, id).await;
+        round.settle();
+        round.rearm_if_sooner();
+        Ok(())
     }
 }
 
@@ -292,12 +307,18 @@ impl RoundHandle {
             })
             .await
             .map_err(|_| RoundError::Gone)?;
-        let (id, side, lag) = rx.await.map_err(|_| RoundError::Gone)?;
+        let Registered {
+            id,
+            side,
+            lag,
+            round,
+        } = rx.await.map_err(|_| RoundError::Gone)?;
         Ok(Connection {
             id,
             side,
             lag,
             tx: self.tx.clone(),
+            round,
         })
     }
 
@@ -470,6 +491,22 @@ pub struct Round {
     /// Each seat's network lag in milliseconds, as its sockets last measured it (see
     /// [`Connection::report_lag`]).
     lag_ms: [Arc<AtomicU64>; 2],
+    /// The round's task has ended: actions get [`RoundError::Gone`].
+    stopped: bool,
+    /// What the task's timers are set to, and how to make it set them again.
+    timers: Timers,
+}
+
+/// The round task's timers as last set, so that an action run on another task (see
+/// [`Connection::act`]) knows whether it has to wake the round's task to set them again.
+#[derive(Default)]
+struct Timers {
+    /// When the flag timer fires (`None`: not set).
+    flag: Option<Timestamp>,
+    /// Whether the idle timer is set.
+    idle: bool,
+    /// Wakes the round's task to set its timers again.
+    rearm: Arc<Notify>,
 }
 
 /// Stored form of a move: the move, then ` start` or ` stop` for a Makruk count action.
@@ -597,6 +634,8 @@ impl Round {
             me: tx.downgrade(),
             rating_changes: Value::Null,
             lag_ms: Default::default(),
+            stopped: false,
+            timers: Timers::default(),
         };
         if round.row.rated && round.status == GameStatus::Finished {
             round.rating_changes = round.load_rating_changes().await;
@@ -608,50 +647,57 @@ impl Round {
             }
         }
         let rated = round.row.rated;
-        tokio::spawn(round.run(rx));
+        tokio::spawn(run(Arc::new(Mutex::new(round)), rx));
         Ok(Some(RoundHandle { tx, rated }))
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
-        loop {
-            // Whenever the AI is to move it thinks (after a load, a move, a takeback, ...).
-            self.think();
-            // What the last command wrote goes out now, in one write per socket (a move's
-            // event and its ack together).
-            for conn in &self.conns {
-                conn.out.flush();
-            }
-            let deadline = self.flag_deadline();
-            let idle = self.idle_limit();
-            let command = tokio::select! {
-                command = rx.recv() => match command {
-                    Some(c) => c,
-                    None => break,
-                },
-                () = sleep_opt(deadline) => {
-                    self.check_flag().await;
-                    continue;
-                }
-                () = sleep_opt(idle) => break,
-            };
-            if let Command::Stop { reply } = command {
-                self.save_clock().await;
-                let _ = reply.send(());
-                break;
-            }
-            self.handle(command).await;
+    /// After each command or action: the AI thinks if it is to move (after a load, a move, a
+    /// takeback, ...), and what was written goes out, in one write per socket (a move's event
+    /// and its ack together).
+    fn settle(&mut self) {
+        self.think();
+        for conn in &self.conns {
+            conn.out.flush();
         }
-        tracing::debug!(game = %self.row.id, "round stopped");
     }
 
-    fn flag_deadline(&self) -> Option<Duration> {
+    /// Sets the timers' record for the task, which sets them: the flag's and the idle limit.
+    fn arm(&mut self) -> (Option<Duration>, Option<Duration>) {
+        let now = self.config.time.now();
+        let flag = self.flag_at();
+        let idle = self.idle_limit();
+        self.timers.flag = flag;
+        self.timers.idle = idle.is_some();
+        (
+            flag.map(|at| Duration::from_millis(at.millis_since(now))),
+            idle,
+        )
+    }
+
+    /// Wakes the round's task when an action has made a timer due sooner than set (a flag
+    /// that falls earlier, the idle limit now wanted). One that falls later is left: the
+    /// timer fires early, finds nothing to do and is set again.
+    fn rearm_if_sooner(&mut self) {
+        let flag = self.flag_at();
+        let sooner = match (flag, self.timers.flag) {
+            (Some(new), Some(set)) => new < set,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        let idle = self.idle_limit().is_some();
+        if sooner || idle != self.timers.idle {
+            self.timers.flag = flag;
+            self.timers.idle = idle;
+            self.timers.rearm.notify_one();
+        }
+    }
+
+    /// When the player to move flags, if the game is on and timed.
+    fn flag_at(&self) -> Option<Timestamp> {
         if self.status != GameStatus::Playing {
             return None;
         }
-        let clock = self.clock.as_ref()?;
-        let deadline = clock.flag_deadline()?;
-        let now = self.config.time.now();
-        Some(Duration::from_millis(deadline.millis_since(now)))
+        self.clock.as_ref()?.flag_deadline()
     }
 
     fn idle_limit(&self) -> Option<Duration> {
@@ -762,7 +808,35 @@ impl Round {
         }
     }
 
-    async fn handle(&mut self, command: Command) {
+    /// The action `action` of connection `conn`, answered on it: an ack of a move with an
+    /// ack id, or the error.
+    async fn act_for(&mut self, conn: u64, action: Action, id: Option<Value>) {
+        let Some(side) = self.conns.iter().find(|c| c.id == conn).map(|c| c.side) else {
+            return;
+        };
+        // Time may have run out while nobody was looking.
+        self.check_flag().await;
+        let is_move = matches!(action, Action::Move { .. });
+        match self.act(side, action).await {
+            Ok(()) => {
+                if is_move {
+                    if let Some(id) = id {
+                        self.send_to(conn, "ack", &json!({ "id": id }));
+                    }
+                }
+            }
+            Err(e) => {
+                tracing::debug!(game = %self.row.id, error = %e, "action refused");
+                let mut d = json!({ "error": e.code(), "message": e.to_string() });
+                if let Some(id) = id {
+                    d["id"] = id;
+                }
+                self.send_to(conn, "error", &d);
+            }
+        }
+    }
+
+    async fn handle(&mut self, command: Command, me: &Arc<Mutex<Round>>) {
         match command {
             Command::Connect {
                 player,
@@ -779,7 +853,12 @@ impl Round {
                     self.catch_up(conn, since);
                 }
                 let lag = side.map(|s| self.lag_ms[s.index()].clone());
-                let _ = reply.send((id, side, lag));
+                let _ = reply.send(Registered {
+                    id,
+                    side,
+                    lag,
+                    round: me.clone(),
+                });
                 if self.presence() != was_present {
                     self.send_presence();
                 }
@@ -789,31 +868,6 @@ impl Round {
                 self.conns.retain(|c| c.id != conn);
                 if self.presence() != was_present {
                     self.send_presence();
-                }
-            }
-            Command::Act { conn, action, id } => {
-                let Some(side) = self.conns.iter().find(|c| c.id == conn).map(|c| c.side) else {
-                    return;
-                };
-                // Time may have run out while nobody was looking.
-                self.check_flag().await;
-                let is_move = matches!(action, Action::Move { .. });
-                match self.act(side, action).await {
-                    Ok(()) => {
-                        if is_move {
-                            if let Some(id) = id {
-                                self.send_to(conn, "ack", &json!({ "id": id }));
-                            }
-                        }
-                    }
-                    Err(e) => {
-                        tracing::debug!(game = %self.row.id, error = %e, "action refused");
-                        let mut d = json!({ "error": e.code(), "message": e.to_string() });
-                        if let Some(id) = id {
-                            d["id"] = id;
-                        }
-                        self.send_to(conn, "error", &d);
-                    }
                 }
             }
             Command::State { viewer, reply } => {
@@ -830,6 +884,7 @@ impl Round {
             }
             Command::Stop { reply } => {
                 self.save_clock().await;
+                self.stopped = true;
                 let _ = reply.send(());
             }
             Command::Rename { player, name } => self.rename(player, name),
@@ -1432,6 +1487,39 @@ pub fn random_side() -> Side {
     } else {
         Side::Second
     }
+}
+
+/// A round's task: it runs the commands sent to the round, one at a time, and keeps its flag
+/// and idle timers; actions run on their connections' tasks ([`Connection::act`]).
+async fn run(round: Arc<Mutex<Round>>, mut rx: mpsc::Receiver<Command>) {
+    let rearm = round.lock().await.timers.rearm.clone();
+    loop {
+        let (flag, idle) = {
+            let mut r = round.lock().await;
+            r.settle();
+            r.arm()
+        };
+        let command = tokio::select! {
+            command = rx.recv() => match command {
+                Some(c) => c,
+                None => break,
+            },
+            () = sleep_opt(flag) => {
+                round.lock().await.check_flag().await;
+                continue;
+            }
+            () = sleep_opt(idle) => break,
+            () = rearm.notified() => continue,
+        };
+        let mut r = round.lock().await;
+        r.handle(command, &round).await;
+        if r.stopped {
+            break;
+        }
+    }
+    let mut r = round.lock().await;
+    r.stopped = true;
+    tracing::debug!(game = %r.row.id, "round stopped");
 }
 
 async fn sleep_opt(d: Option<Duration>) {

@@ -326,6 +326,8 @@ async fn game_loop(
     let mut wake_at = socket.wake_at();
     let pings = tokio::time::sleep_until(wake_at.into());
     let mut pings = std::pin::pin!(pings);
+    // Kept across the loop's turns, so that the waiter is not queued and dropped at each.
+    let mut nudged = std::pin::pin!(socket.nudged());
     loop {
         let at = socket.wake_at();
         if at != wake_at {
@@ -385,8 +387,8 @@ async fn game_loop(
                     }
                 }
             }
-            () = socket.nudged() => match socket.drain().await {
-                Ok(()) => {}
+            () = &mut nudged => match socket.drain().await {
+                Ok(()) => nudged.set(socket.nudged()),
                 Err(Closed::Broken) => return,
                 Err(Closed::Released) => {
                     // The round dropped this connection (too far behind) or stopped.

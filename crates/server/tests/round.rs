@@ -335,6 +335,45 @@ async fn a_game_is_lost_on_time_with_nobody_connected() {
     server.shutdown().await.expect("clean shutdown");
 }
 
+/// A move that makes the flag fall sooner than the round's timer is set for (the side now to
+/// move has less time left than the side that moved had) sets the timer again: the game is
+/// lost on time when the clock says, not when the old timer would have fired.
+async fn a_move_that_brings_the_flag_closer_sets_the_timer_again() {
+    // 4 s main time, one period of 0.1 s; each flag waits a lag grace of at most ~0.7 s.
+    let (server, _dir) = server_with(Some((4_000, 1, 100))).await;
+    let (a, b, game) = friend_game(&server, "makruk").await;
+    let ([mut w1, mut w2], full) = seated(&a, &b, &game).await;
+    let start = tokio::time::Instant::now();
+    let at = |ms| tokio::time::sleep_until(start + Duration::from_millis(ms));
+    // First thinks 3.5 s: 0.6 s left. Second's flag is now ~7.6 s away, later than the timer
+    // (first's flag, ~4.1–4.8 s), which fires, finds nothing, and is set for second's.
+    at(3_500).await;
+    let uci = first_legal(&full["d"]);
+    send(&mut w1, "move", json!({ "uci": uci, "id": 1 })).await;
+    let moved = expect(&mut w2, "move").await;
+    // Second answers at 5 s: first's flag falls at ~5.6–6.3 s, before the timer (~7.6–8.3 s).
+    at(5_000).await;
+    let uci = first_legal(&moved["d"]["state"]);
+    send(&mut w2, "move", json!({ "uci": uci, "id": 1 })).await;
+    expect(&mut w2, "move").await;
+    expect(&mut w2, "ack").await;
+    at(6_900).await;
+    let row = server
+        .store()
+        .game(&GameId(game.clone()))
+        .await
+        .expect("game")
+        .expect("stored");
+    assert_eq!(
+        row.status,
+        GameStatus::Finished,
+        "flagged at the new deadline"
+    );
+    assert_eq!(row.reason.as_deref(), Some("timeout"));
+    assert_eq!(row.result.as_deref(), Some("0-1"), "first lost on time");
+    server.shutdown().await.expect("clean shutdown");
+}
+
 async fn a_reconnecting_client_gets_what_it_missed() {
     let (server, _dir) = server_with(None).await;
     let (a, b, game) = friend_game(&server, "xiangqi").await;
@@ -557,6 +596,7 @@ on_both!(
     invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_only_watch,
     abort_before_both_sides_moved,
     a_game_is_lost_on_time_with_nobody_connected,
+    a_move_that_brings_the_flag_closer_sets_the_timer_again,
     a_reconnecting_client_gets_what_it_missed,
     a_restart_brings_the_game_back_at_the_same_position_and_clock,
     the_board_decides_results_repetition_in_xiangqi,
