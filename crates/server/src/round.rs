@@ -821,7 +821,8 @@ impl Round {
             Ok(()) => {
                 if is_move {
                     if let Some(id) = id {
-                        self.send_to(conn, "ack", &json!({ "id": id }));
+                        // `{"id": id}` written directly: no map built for it at every move.
+                        self.send_to(conn, "ack", &format!(r#"{{"id":{id}}}"#));
                     }
                 }
             }
@@ -831,7 +832,7 @@ impl Round {
                 if let Some(id) = id {
                     d["id"] = id;
                 }
-                self.send_to(conn, "error", &d);
+                self.send_to(conn, "error", &d.to_string());
             }
         }
     }
@@ -1322,8 +1323,9 @@ impl Round {
         self.conns.retain(|c| send(c, text));
     }
 
-    fn send_to(&mut self, conn: u64, t: &str, d: &Value) {
-        let text = Utf8Bytes::from(view::message(t, None, &d.to_string()));
+    /// Sends the message `t` with data `d` (JSON text) to connection `conn` only.
+    fn send_to(&mut self, conn: u64, t: &str, d: &str) {
+        let text = Utf8Bytes::from(view::message(t, None, d));
         if let Some(c) = self.conns.iter().find(|c| c.id == conn) {
             if !send(c, &text) {
                 self.conns.retain(|c| c.id != conn);
