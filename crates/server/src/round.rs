@@ -1123,19 +1123,23 @@ impl Round {
         self.clock = clock;
         let draw_cleared = self.draw_offer.take().is_some();
         let fen = self.game.fen();
-        let d = view::to_json(&MoveEventView {
-            uci: &played.uci,
-            san: &played.san,
-            ply: played.ply,
-            fen: &fen,
-            by: side_name(side),
-            count: count.map(|c| match c {
-                CountAction::Start => "start",
-                CountAction::Stop => "stop",
-            }),
-            state: self.state_view(You::Omitted, false, &fen),
-        });
-        self.emit("move", &d);
+        let text = view::message_of(
+            "move",
+            Some(self.version + 1),
+            &MoveEventView {
+                uci: &played.uci,
+                san: &played.san,
+                ply: played.ply,
+                fen: &fen,
+                by: side_name(side),
+                count: count.map(|c| match c {
+                    CountAction::Start => "start",
+                    CountAction::Stop => "stop",
+                }),
+                state: self.state_view(You::Omitted, false, &fen),
+            },
+        );
+        self.emit_text(Utf8Bytes::from(text));
         if draw_cleared {
             self.emit_offer("draw", None);
         }
@@ -1268,8 +1272,13 @@ impl Round {
     /// A versioned event with data `d` (JSON text), the same for every connection: kept in
     /// the history and sent to every connection.
     fn emit(&mut self, t: &'static str, d: &str) {
+        let text = Utf8Bytes::from(view::message(t, Some(self.version + 1), d));
+        self.emit_text(text);
+    }
+
+    /// Like [`Round::emit`], for the whole message's text, written with the next version.
+    fn emit_text(&mut self, text: Utf8Bytes) {
         self.version += 1;
-        let text = Utf8Bytes::from(view::message(t, Some(self.version), d));
         self.conns.retain(|c| send(c, &text));
         self.keep(KeptEvent {
             v: self.version,
@@ -1292,7 +1301,7 @@ impl Round {
             texts[slot(side)]
                 .get_or_insert_with(|| {
                     state.you = You::Side(side);
-                    Utf8Bytes::from(view::message(t, v, &view::to_json(state)))
+                    Utf8Bytes::from(view::message_of(t, v, state))
                 })
                 .clone()
         };
@@ -1345,11 +1354,9 @@ impl Round {
             }
             _ => {
                 let fen = self.game.fen();
-                let d = view::to_json(&self.state_view(You::Side(conn.side), true, &fen));
-                send(
-                    conn,
-                    &Utf8Bytes::from(view::message("full", Some(self.version), &d)),
-                );
+                let state = self.state_view(You::Side(conn.side), true, &fen);
+                let text = view::message_of("full", Some(self.version), &state);
+                send(conn, &Utf8Bytes::from(text));
             }
         }
     }
