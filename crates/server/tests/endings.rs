@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::{protocol::frame::coding::CloseCode, Message};
 use ttakji_rules::{checkers, MoveList, Position};
 use ttakji_server::Server;
-use ttakji_store::{GameId, GameStatus, Mode, NewGame, PlayerId, Variant};
+use ttakji_store::{GameStatus, Mode, NewGame, PlayerId, Variant};
 
 #[macro_use]
 mod common;
@@ -58,15 +58,6 @@ async fn play_all(ws: &mut [Socket; 2], mut mover: usize, moves: &[String]) -> V
         mover = 1 - mover;
     }
     last
-}
-
-async fn stored_row(server: &Server, game: &str) -> ttakji_store::Game {
-    server
-        .store()
-        .game(&GameId(game.into()))
-        .await
-        .expect("game")
-        .expect("stored")
 }
 
 async fn makruk_piece_counting_draws_at_the_limit() {

@@ -6,8 +6,7 @@ use std::time::Duration;
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 use ttakji_store::{
-    now_millis, GameId, GameStatus, Mode, NewGame, PlayerId, UnixMillis, Variant,
-    INVITATION_LIFETIME_MS,
+    now_millis, GameStatus, Mode, NewGame, PlayerId, UnixMillis, Variant, INVITATION_LIFETIME_MS,
 };
 
 #[macro_use]
@@ -104,12 +103,7 @@ async fn friend_game_moves_are_stored_acked_and_broadcast_then_resignation_ends_
     .await;
     assert_eq!(expect(&mut w1, "error").await["d"]["error"], "game_over");
     assert_eq!(stored_moves(&server, &game).await, 2);
-    let row = server
-        .store()
-        .game(&GameId(game.clone()))
-        .await
-        .expect("game")
-        .expect("stored");
+    let row = stored_row(&server, &game).await;
     assert_eq!(row.status, GameStatus::Finished);
     assert_eq!(row.reason.as_deref(), Some("resignation"));
 
@@ -320,12 +314,7 @@ async fn a_game_is_lost_on_time_with_nobody_connected() {
     let (server, _dir) = server_with(Some((100, 1, 100))).await;
     let (a, _b, game) = friend_game(&server, "checkers").await;
     tokio::time::sleep(Duration::from_millis(900)).await;
-    let row = server
-        .store()
-        .game(&GameId(game.clone()))
-        .await
-        .expect("game")
-        .expect("stored");
+    let row = stored_row(&server, &game).await;
     assert_eq!(row.status, GameStatus::Finished, "flagged by the timer");
     assert_eq!(row.reason.as_deref(), Some("timeout"));
     assert_eq!(row.result.as_deref(), Some("0-1"), "first to move lost");
@@ -358,12 +347,7 @@ async fn a_move_that_brings_the_flag_closer_sets_the_timer_again() {
     expect(&mut w2, "move").await;
     expect(&mut w2, "ack").await;
     at(6_900).await;
-    let row = server
-        .store()
-        .game(&GameId(game.clone()))
-        .await
-        .expect("game")
-        .expect("stored");
+    let row = stored_row(&server, &game).await;
     assert_eq!(
         row.status,
         GameStatus::Finished,
@@ -506,12 +490,7 @@ async fn the_board_decides_results_repetition_in_xiangqi() {
     let end = expect(&mut ws[0], "end").await;
     assert_eq!(end["d"]["result"]["reason"], "repetition");
     assert_eq!(stored_moves(&server, &game).await, 8);
-    let row = server
-        .store()
-        .game(&GameId(game.clone()))
-        .await
-        .expect("game")
-        .expect("stored");
+    let row = stored_row(&server, &game).await;
     assert_eq!(row.reason.as_deref(), Some("repetition"));
     server.shutdown().await.expect("clean shutdown");
 }

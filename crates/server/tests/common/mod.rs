@@ -291,6 +291,16 @@ pub fn first_legal(state: &Value) -> String {
     state["legal"][0].as_str().expect("a legal move").to_owned()
 }
 
+/// The game's row as the store has it.
+pub async fn stored_row(server: &Server, game: &str) -> ttakji_store::Game {
+    server
+        .store()
+        .game(&GameId(game.into()))
+        .await
+        .expect("game")
+        .expect("stored")
+}
+
 pub async fn stored_moves(server: &Server, game: &str) -> usize {
     server
         .store()
