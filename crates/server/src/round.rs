@@ -263,7 +263,8 @@ impl Connection {
     /// The action runs here, on the caller's task, under the round's lock, not as a command
     /// to the round's own task: a move would otherwise cost a queue hand-off and a wake-up of
     /// that task as well as of the socket's (docs/benchmarks.md, session 30). The round's
-    /// task only keeps the timers, which the action moves on when it changes them.
+    /// task runs the other commands and keeps the timers; an action that brings a timer
+    /// closer wakes it to set them again.
     pub async fn act(&self, action: Action, id: Option<Value>) -> Result<(), RoundError> {
         let mut round = self.round.lock().await;
         if round.stopped {
@@ -661,7 +662,8 @@ impl Round {
         }
     }
 
-    /// Sets the timers' record for the task, which sets them: the flag's and the idle limit.
+    /// The flag and idle timers for the round's task to set, as waits from now, recorded so
+    /// that an action knows whether it brings one closer.
     fn arm(&mut self) -> (Option<Duration>, Option<Duration>) {
         let now = self.config.time.now();
         let flag = self.flag_at();

@@ -275,7 +275,9 @@ pub fn message_of<T: Serialize>(t: &str, v: Option<u64>, value: &T) -> String {
 }
 
 /// JSON text of a view. Serialising these views cannot fail (no maps with non-string keys,
-/// no failing `Serialize` impls); `null` if it ever did.
+/// no failing `Serialize` impls); `null` if it ever did. (The server writes whole messages,
+/// [`message_of`]; the tests read views alone.)
+#[cfg(test)]
 pub fn to_json<T: Serialize>(value: &T) -> String {
     // A state with its legal moves is most of a kilobyte: one allocation, not a doubling
     // series from serde_json's 128 bytes.
