@@ -30,8 +30,8 @@ use std::{
 
 use crate::outlet::Outlet;
 use crate::view::{
-    self, side_name, ClockView, CountersView, LegalView, MakrukCountView, MoveEventView, MoveView,
-    OffersView, ResultView, SeatView, Sides, StateView, TimeView, You,
+    self, side_name, BodyView, ClockView, CountersView, HeadView, LegalView, MakrukCountView,
+    MoveEventView, MoveView, OffersView, ResultView, SeatView, Sides, StateView, TimeView, You,
 };
 use axum::extract::ws::Utf8Bytes;
 use rand::Rng;
@@ -496,6 +496,8 @@ pub struct Round {
     stopped: bool,
     /// What the task's timers are set to, and how to make it set them again.
     timers: Timers,
+    /// The state's head as `move` events write it, and what it showed ([`Round::refresh_head`]).
+    head: Option<(HeadKey, String)>,
 }
 
 /// The round task's timers as last set, so that an action run on another task (see
@@ -637,6 +639,7 @@ impl Round {
             lag_ms: Default::default(),
             stopped: false,
             timers: Timers::default(),
+            head: None,
         };
         if round.row.rated && round.status == GameStatus::Finished {
             round.rating_changes = round.load_rating_changes().await;
@@ -1125,9 +1128,10 @@ impl Round {
         self.clock = clock;
         let draw_cleared = self.draw_offer.take().is_some();
         let fen = self.game.fen();
-        let text = view::message_of(
-            "move",
-            Some(self.version + 1),
+        self.refresh_head();
+        let head = self.head.as_ref().map_or("", |(_, text)| text.as_str());
+        let text = view::move_message(
+            self.version + 1,
             &MoveEventView {
                 uci: &played.uci,
                 san: &played.san,
@@ -1138,8 +1142,10 @@ impl Round {
                     CountAction::Start => "start",
                     CountAction::Stop => "stop",
                 }),
-                state: self.state_view(You::Omitted, false, &fen),
             },
+            head,
+            &self.body_view(&fen),
+            &self.legal_view(),
         );
         self.emit_text(Utf8Bytes::from(text));
         if draw_cleared {
@@ -1395,8 +1401,25 @@ impl Round {
     /// `moves` list when `with_moves` is false: what a `move` event carries (the client appends
     /// the event's own move), so that an event does not grow with the game.
     fn state_view<'a>(&'a self, you: You, with_moves: bool, fen: &'a str) -> StateView<'a> {
-        let now = self.config.time.now();
-        let presence = self.presence();
+        let moves = with_moves.then(|| {
+            self.game
+                .moves_uci_san()
+                .into_iter()
+                .map(|(uci, san)| MoveView { uci, san })
+                .collect()
+        });
+        StateView {
+            head: self.head_view(self.presence()),
+            you,
+            body: self.body_view(fen),
+            moves,
+            legal: self.legal_view(),
+        }
+    }
+
+    /// The part of the state that a move leaves as it was, with seats connected as `presence`
+    /// says. Everything it shows is in [`HeadKey`].
+    fn head_view(&self, presence: [bool; 2]) -> HeadView<'_> {
         let seat = |side: Side| {
             let id = match side {
                 Side::First => self.row.first_player,
@@ -1410,6 +1433,45 @@ impl Round {
                 connected: presence[side.index()],
             }
         };
+        HeadView {
+            id: self.row.id.as_str(),
+            variant: self.row.variant.name(),
+            mode: self.row.mode.as_str(),
+            rated: self.row.rated,
+            rating_changes: &self.rating_changes,
+            level: self.row.ai_level.as_deref(),
+            players: Sides {
+                first: seat(Side::First),
+                second: seat(Side::Second),
+            },
+            initial_fen: &self.initial_fen,
+        }
+    }
+
+    /// Writes the head's fields again if what it shows has changed since they were written.
+    fn refresh_head(&mut self) {
+        let presence = self.presence();
+        let fresh = self.head.as_ref().is_some_and(|(key, _)| {
+            key.presence == presence
+                && key.seats == [self.row.first_player, self.row.second_player]
+                && key.names == self.names
+                && key.rating_changes == self.rating_changes
+        });
+        if !fresh {
+            let text = view::fields_of(&self.head_view(presence));
+            let key = HeadKey {
+                presence,
+                seats: [self.row.first_player, self.row.second_player],
+                names: self.names.clone(),
+                rating_changes: self.rating_changes.clone(),
+            };
+            self.head = Some((key, text));
+        }
+    }
+
+    /// The part of the state that a move changes (but the legal moves), at position `fen`.
+    fn body_view<'a>(&'a self, fen: &'a str) -> BodyView<'a> {
+        let now = self.config.time.now();
         let counters = self.game.counters();
         let makruk = counters.makruk.map(|c| MakrukCountView {
             kind: match c.kind {
@@ -1437,14 +1499,6 @@ impl Round {
                     .then(|| side_name(c.turn())),
             }
         });
-        let moves = with_moves.then(|| {
-            self.game
-                .moves_uci_san()
-                .into_iter()
-                .map(|(uci, san)| MoveView { uci, san })
-                .collect()
-        });
-        let legal = LegalView((self.status == GameStatus::Playing).then_some(&self.game));
         let result = match (self.status, self.game.outcome()) {
             (GameStatus::Finished | GameStatus::Aborted, Some(o)) => Some(ResultView {
                 result: o.result(),
@@ -1453,25 +1507,11 @@ impl Round {
             }),
             _ => None,
         };
-        StateView {
-            id: self.row.id.as_str(),
-            variant: self.row.variant.name(),
-            mode: self.row.mode.as_str(),
-            rated: self.row.rated,
-            rating_changes: &self.rating_changes,
-            level: self.row.ai_level.as_deref(),
+        BodyView {
             status: self.status.as_str(),
-            players: Sides {
-                first: seat(Side::First),
-                second: seat(Side::Second),
-            },
-            you,
-            initial_fen: &self.initial_fen,
             fen,
             turn: side_name(self.game.turn()),
             ply: self.game.ply(),
-            moves,
-            legal,
             check: self.game.is_check(),
             counters: CountersView {
                 makruk,
@@ -1489,6 +1529,21 @@ impl Round {
             result,
         }
     }
+
+    /// The legal moves of the side to move (none unless the game is being played).
+    fn legal_view(&self) -> LegalView<'_> {
+        LegalView((self.status == GameStatus::Playing).then_some(&self.game))
+    }
+}
+
+/// What a state's head shows besides the round's fixed facts (its game row's id, variant,
+/// mode, rating flag and level, its AI seat, its start position): a cached head text is
+/// good while these are the same.
+struct HeadKey {
+    presence: [bool; 2],
+    seats: [Option<PlayerId>; 2],
+    names: [String; 2],
+    rating_changes: Value,
 }
 
 /// Picks the creator's side of a friend game at random.

@@ -149,10 +149,12 @@ impl You {
     }
 }
 
-/// The whole game state.
+/// What a move leaves as it was in a state: the game, its seats, how it started, and its
+/// rating changes. A round writes it once ([`fields_of`]) and puts that text into every `move`
+/// event until it changes ([`move_message`]).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StateView<'a> {
+pub struct HeadView<'a> {
     /// Game id.
     pub id: &'a str,
     /// `makruk`, `xiangqi` or `checkers`.
@@ -165,26 +167,24 @@ pub struct StateView<'a> {
     pub rating_changes: &'a Value,
     /// The AI level of a game against the AI.
     pub level: Option<&'a str>,
-    /// `waiting`, `playing`, `finished` or `aborted`.
-    pub status: &'static str,
     /// The seats.
     pub players: Sides<SeatView<'a>>,
-    /// The connection's side.
-    #[serde(skip_serializing_if = "You::is_omitted")]
-    pub you: You,
     /// The starting position.
     pub initial_fen: &'a str,
+}
+
+/// What a move changes in a state (but its legal moves).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BodyView<'a> {
+    /// `waiting`, `playing`, `finished` or `aborted`.
+    pub status: &'static str,
     /// The position now.
     pub fen: &'a str,
     /// The side to move.
     pub turn: &'static str,
     /// Plies played.
     pub ply: usize,
-    /// Every move played (not in `move` events).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub moves: Option<Vec<MoveView>>,
-    /// The legal moves of the side to move, in engine notation.
-    pub legal: LegalView<'a>,
     /// Whether the side to move is in check.
     pub check: bool,
     /// The counters under the board.
@@ -199,6 +199,25 @@ pub struct StateView<'a> {
     pub result: Option<ResultView>,
 }
 
+/// The whole game state: one JSON object with the fields of its parts.
+#[derive(Serialize)]
+pub struct StateView<'a> {
+    /// What a move does not change.
+    #[serde(flatten)]
+    pub head: HeadView<'a>,
+    /// The connection's side.
+    #[serde(skip_serializing_if = "You::is_omitted")]
+    pub you: You,
+    /// What a move changes.
+    #[serde(flatten)]
+    pub body: BodyView<'a>,
+    /// Every move played (not in `move` events).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveView>>,
+    /// The legal moves of the side to move, in engine notation.
+    pub legal: LegalView<'a>,
+}
+
 /// The legal moves of a game being played (none for `None`), written straight from the
 /// game's own list: a state carries dozens, a string each was most of a move's allocations.
 pub struct LegalView<'a>(pub Option<&'a AnyGame>);
@@ -210,6 +229,28 @@ impl Serialize for LegalView<'_> {
             game.try_for_each_legal(|m| seq.serialize_element(m))?;
         }
         seq.end()
+    }
+}
+
+impl LegalView<'_> {
+    /// Writes the list's elements, without brackets, straight into `out`: engine notation
+    /// needs no escaping (a move that did would go through serde_json).
+    fn write_elements(&self, out: &mut Vec<u8>) {
+        let Some(game) = self.0 else { return };
+        let mut first = true;
+        let _ = game.try_for_each_legal(|m| {
+            if !std::mem::take(&mut first) {
+                out.push(b',');
+            }
+            if m.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+                out.push(b'"');
+                out.extend_from_slice(m.as_bytes());
+                out.push(b'"');
+                Ok(())
+            } else {
+                serde_json::to_writer(&mut *out, m)
+            }
+        });
     }
 }
 
@@ -229,8 +270,57 @@ pub struct MoveEventView<'a> {
     /// A Makruk count action played with it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<&'static str>,
-    /// The state after it, without `moves` and `you`.
-    pub state: StateView<'a>,
+}
+
+/// The JSON text of a struct's fields, without the braces around them (`value` must write an
+/// object with at least one field, as every view here does).
+pub fn fields_of<T: Serialize>(value: &T) -> String {
+    let mut text = Vec::with_capacity(256);
+    write_fields(&mut text, value);
+    // serde_json writes only valid UTF-8.
+    String::from_utf8(text).unwrap_or_default()
+}
+
+/// Appends the fields of the object `value` writes to `out`, without its braces.
+fn write_fields<T: Serialize>(out: &mut Vec<u8>, value: &T) {
+    let start = out.len();
+    if serde_json::to_writer(&mut *out, value).is_err() || out.len() < start + 2 {
+        out.truncate(start);
+        return;
+    }
+    out.pop();
+    out.remove(start);
+}
+
+/// The message of a `move` event with version `v`: `event`'s fields and its `state`, made of
+/// the head's fields as [`fields_of`] wrote them (a round keeps that text while its head
+/// stays the same), `body` and `legal`. The same text as [`message_of`] gives for the event
+/// with a [`StateView`] of those parts, `you` and `moves` left out (a test checks it), at less
+/// than half the cost: most of a state's serialisation is its field names, and the legal
+/// moves are written without serde_json's escaping.
+pub fn move_message(
+    v: u64,
+    event: &MoveEventView<'_>,
+    head: &str,
+    body: &BodyView<'_>,
+    legal: &LegalView<'_>,
+) -> String {
+    use std::io::Write as _;
+    let mut text = Vec::with_capacity(1024 + 64);
+    // Writing into a `Vec` cannot fail.
+    let _ = write!(text, r#"{{"t":"move","v":{v},"d":{{"#);
+    write_fields(&mut text, event);
+    text.extend_from_slice(br#","state":{"#);
+    if !head.is_empty() {
+        text.extend_from_slice(head.as_bytes());
+        text.push(b',');
+    }
+    write_fields(&mut text, body);
+    text.extend_from_slice(br#","legal":["#);
+    legal.write_elements(&mut text);
+    text.extend_from_slice(b"]}}}");
+    // serde_json writes only valid UTF-8, and so does the rest.
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// A server message `{t, v?, d}` whose data is JSON text already.
@@ -337,6 +427,121 @@ mod tests {
         let m = message("presence", None, "{}");
         let v: Value = serde_json::from_str(&m).expect("json");
         assert!(v.get("v").is_none());
+    }
+
+    /// A state of `game` with `name` in the first seat and every optional part present.
+    fn parts<'a>(
+        game: &'a AnyGame,
+        fen: &'a str,
+        name: &'a str,
+        ratings: &'a Value,
+    ) -> StateView<'a> {
+        let seat = |name, connected| SeatView {
+            id: Some(7),
+            name: Some(name),
+            ai: None,
+            connected,
+        };
+        let time = TimeView {
+            main_ms: 1_234,
+            periods: 3,
+            period_ms: 30_000,
+        };
+        StateView {
+            head: HeadView {
+                id: "g\u{e9}1",
+                variant: "xiangqi",
+                mode: "friend",
+                rated: true,
+                rating_changes: ratings,
+                level: None,
+                players: Sides {
+                    first: seat(name, true),
+                    second: seat("B", false),
+                },
+                initial_fen: fen,
+            },
+            you: You::Omitted,
+            body: BodyView {
+                status: "playing",
+                fen,
+                turn: "second",
+                ply: 1,
+                check: false,
+                counters: CountersView {
+                    makruk: Some(MakrukCountView {
+                        kind: "board",
+                        side: "first",
+                        count: 3,
+                        limit: 64,
+                        moves_left: 61,
+                    }),
+                    can_start_count: false,
+                    can_stop_count: true,
+                    plies_before_move_limit: 80,
+                },
+                clock: Some(ClockView {
+                    first: TimeView { ..time },
+                    second: time,
+                    running: Some("second"),
+                }),
+                offers: OffersView {
+                    draw: Some("first"),
+                    takeback: None,
+                    rematch: None,
+                },
+                rematch: None,
+                result: Some(ResultView {
+                    result: "1-0",
+                    winner: Some("first"),
+                    reason: "checkmate",
+                }),
+            },
+            moves: None,
+            legal: LegalView(Some(game)),
+        }
+    }
+
+    #[test]
+    fn a_move_message_is_the_message_of_its_event_and_state() {
+        #[derive(Serialize)]
+        struct Whole<'a> {
+            #[serde(flatten)]
+            event: &'a MoveEventView<'a>,
+            state: &'a StateView<'a>,
+        }
+        let ratings = serde_json::json!({ "first": { "before": 1200, "after": 1216 } });
+        for variant in [Variant::Makruk, Variant::Xiangqi, Variant::Checkers] {
+            let mut game = AnyGame::new(variant);
+            let uci = game.legal_moves()[0].clone();
+            let played = game.play_uci(&uci, None).expect("legal");
+            let fen = game.fen();
+            for name in ["A", "quote \" back\\slash \u{e01}"] {
+                for ratings in [&Value::Null, &ratings] {
+                    let state = parts(&game, &fen, name, ratings);
+                    let event = MoveEventView {
+                        uci: &played.uci,
+                        san: &played.san,
+                        ply: played.ply,
+                        fen: &fen,
+                        by: "first",
+                        count: Some("start"),
+                    };
+                    let whole = message_of(
+                        "move",
+                        Some(9),
+                        &Whole {
+                            event: &event,
+                            state: &state,
+                        },
+                    );
+                    let head = fields_of(&state.head);
+                    let fast = move_message(9, &event, &head, &state.body, &state.legal);
+                    assert_eq!(fast, whole, "{variant}");
+                    assert!(serde_json::from_str::<Value>(&fast).is_ok());
+                }
+            }
+        }
     }
 
     #[test]

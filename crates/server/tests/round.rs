@@ -568,8 +568,58 @@ async fn a_game_socket_is_pinged_at_once() {
     server.shutdown().await.expect("clean shutdown");
 }
 
+/// A `move` event's state is the game's state as a client would ask for it now (but `you`
+/// and `moves`), seats included: the part a move does not change is written once and kept
+/// while it stays the same, and written again when it changes.
+async fn a_move_event_carries_the_state_as_it_is_now() {
+    let (server, _dir) = server_with(None).await;
+    let (a, b, game) = friend_game(&server, "xiangqi").await;
+    let ([mut w1, mut w2], full) = seated(&a, &b, &game).await;
+    let first_is_a = full["d"]["players"]["first"]["name"] == "alice";
+    let (first, second) = if first_is_a { (&a, &b) } else { (&b, &a) };
+    let without = |mut state: Value| {
+        for key in ["you", "moves"] {
+            state.as_object_mut().map(|o| o.remove(key));
+        }
+        // The clock that runs has run on between the event and the request.
+        state["clock"]["second"]["mainMs"] = json!(0);
+        state
+    };
+    send(
+        &mut w1,
+        "move",
+        json!({ "uci": first_legal(&full["d"]), "id": 1 }),
+    )
+    .await;
+    let m = expect(&mut w2, "move").await;
+    assert_eq!(
+        without(m["d"]["state"].clone()),
+        without(second.state(&game).await)
+    );
+    assert_eq!(m["d"]["state"]["players"]["first"]["connected"], true);
+
+    // The first player leaves: the next move's state says so.
+    drop(w1);
+    assert_eq!(next_presence(&mut w2).await["first"], false);
+    send(
+        &mut w2,
+        "move",
+        json!({ "uci": first_legal(&m["d"]["state"]), "id": 2 }),
+    )
+    .await;
+    let m = expect(&mut w2, "move").await;
+    assert_eq!(m["d"]["state"]["players"]["first"]["connected"], false);
+    assert_eq!(m["d"]["state"]["players"]["second"]["connected"], true);
+    // The clock that runs now is the first's.
+    let mut now = without(first.state(&game).await);
+    now["clock"]["first"]["mainMs"] = m["d"]["state"]["clock"]["first"]["mainMs"].clone();
+    assert_eq!(without(m["d"]["state"].clone()), now);
+    server.shutdown().await.expect("clean shutdown");
+}
+
 on_both!(
     a_game_socket_is_pinged_at_once,
+    a_move_event_carries_the_state_as_it_is_now,
     friend_game_moves_are_stored_acked_and_broadcast_then_resignation_ends_it,
     draw_by_agreement_then_rematch_with_colours_swapped,
     invitations_refuse_unknown_expired_own_and_taken_links_and_spectators_only_watch,

@@ -15,6 +15,7 @@ use super::{
     zobrist::black_to_move_key,
 };
 use crate::FenError;
+use std::fmt::Write as _;
 
 fn syntax(msg: impl Into<String>) -> FenError {
     FenError::Syntax(msg.into())
@@ -229,13 +230,10 @@ pub(crate) fn write(pos: &Position) -> String {
     s.push(' ');
     s.push(pos.turn.char());
     s.push_str(" - ");
-    match pos.counting_limit {
-        Some(l) => s.push_str(&l.to_string()),
-        None => s.push('-'),
-    }
-    s.push(' ');
-    s.push_str(&pos.halfmoves.to_string());
-    s.push(' ');
-    s.push_str(&pos.fullmoves.to_string());
+    // Written in place (a `String` cannot fail a write): the server writes a FEN per move.
+    let _ = match pos.counting_limit {
+        Some(l) => write!(s, "{l} {} {}", pos.halfmoves, pos.fullmoves),
+        None => write!(s, "- {} {}", pos.halfmoves, pos.fullmoves),
+    };
     s
 }

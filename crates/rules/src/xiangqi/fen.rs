@@ -4,6 +4,7 @@
 
 use super::{position::Position, tables::reachable, Color, Piece, Role, Square};
 use crate::FenError;
+use std::fmt::Write as _;
 
 fn syntax(msg: impl Into<String>) -> FenError {
     FenError::Syntax(msg.into())
@@ -185,9 +186,7 @@ pub(super) fn write(pos: &Position) -> String {
     }
     s.push(' ');
     s.push(pos.turn.fen_char());
-    s.push_str(" - - ");
-    s.push_str(&pos.halfmoves.to_string());
-    s.push(' ');
-    s.push_str(&pos.fullmoves.to_string());
+    // Written in place (a `String` cannot fail a write): the server writes a FEN per move.
+    let _ = write!(s, " - - {} {}", pos.halfmoves, pos.fullmoves);
     s
 }

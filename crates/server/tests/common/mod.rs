@@ -260,6 +260,23 @@ pub async fn next(ws: &mut Socket) -> Value {
     }
 }
 
+/// The data of the next `presence` message (other messages before it are skipped).
+pub async fn next_presence(ws: &mut Socket) -> Value {
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
+            .await
+            .expect("an answer in time")
+            .expect("socket open")
+            .expect("no error");
+        if let Message::Text(text) = msg {
+            let value: Value = serde_json::from_str(text.as_str()).expect("json");
+            if value["t"] == "presence" {
+                return value["d"].clone();
+            }
+        }
+    }
+}
+
 pub async fn expect(ws: &mut Socket, t: &str) -> Value {
     let m = next(ws).await;
     assert_eq!(m["t"], t, "{m}");
