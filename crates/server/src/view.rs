@@ -306,7 +306,8 @@ pub fn move_message(
     legal: &LegalView<'_>,
 ) -> String {
     use std::io::Write as _;
-    let mut text = Vec::with_capacity(1024 + 64);
+    // A move's message is 1.1–1.4 KB (more with long names): sized so that it is not grown.
+    let mut text = Vec::with_capacity(2048);
     // Writing into a `Vec` cannot fail.
     let _ = write!(text, r#"{{"t":"move","v":{v},"d":{{"#);
     write_fields(&mut text, event);

@@ -365,18 +365,24 @@ async fn game_loop(
                         "binary",
                         "binary frames are not accepted; send JSON text",
                     )),
-                    Some(Ok(Message::Text(text))) => match parse(text.as_str()) {
-                        Err(error) => Some(error),
-                        Ok(message) if message.t == "ping" => Some(handle_ping(message)),
-                        Ok(message) => match action(&message) {
+                    Some(Ok(Message::Text(text))) => {
+                        let request = match plain_move(text.as_str()) {
+                            Some(request) => Ok(request),
+                            None => match parse(text.as_str()) {
+                                Ok(message) if message.t == "ping" => Err(handle_ping(message)),
+                                Ok(message) => action(&message),
+                                Err(error) => Err(error),
+                            },
+                        };
+                        match request {
                             Ok((action, id)) => match conn.act(action, id).await {
                                 // The answer comes from the round.
                                 Ok(()) => None,
                                 Err(e) => Some(ServerMessage::error(e.code(), e.to_string())),
                             },
-                            Err(error) => Some(error),
-                        },
-                    },
+                            Err(reply) => Some(reply),
+                        }
+                    }
                 };
                 if let Some(reply) = reply {
                     if reply.t == "error" {
@@ -416,6 +422,51 @@ async fn game_loop(
             }
         }
     }
+}
+
+/// A `move` as clients send it: `{"t":"move","d":{"uci":…,"id":n}}`, with a numeric ack id
+/// and no escapes in its strings.
+#[derive(Deserialize)]
+struct PlainMove<'a> {
+    t: &'a str,
+    #[serde(borrow)]
+    d: PlainMoveData<'a>,
+    #[serde(default, rename = "v")]
+    _v: Option<u64>,
+}
+
+#[derive(Deserialize)]
+struct PlainMoveData<'a> {
+    uci: &'a str,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    count: Option<&'a str>,
+}
+
+/// The move a plain `move` message asks for, read without a `Value` tree, the way most of a
+/// game's messages come; `None` for anything else, which [`parse`] and [`action`] then
+/// read (and answer, if it is wrong), so that this gives what they would or nothing.
+fn plain_move(text: &str) -> Option<(Action, Option<Value>)> {
+    // The message and its data are objects (serde would also read these structs from arrays),
+    // written the way the web client (`t` first) or serde_json (keys sorted) writes them.
+    if !(text.starts_with(r#"{"t":"move","d":{"#) || text.starts_with(r#"{"d":{"#)) {
+        return None;
+    }
+    let m: PlainMove<'_> = serde_json::from_str(text).ok()?;
+    let count = match m.d.count {
+        None => None,
+        Some("start") => Some(CountAction::Start),
+        Some("stop") => Some(CountAction::Stop),
+        Some(_) => return None,
+    };
+    (m.t == "move" && !m.d.uci.is_empty() && m.d.uci.len() <= 64).then(|| {
+        let action = Action::Move {
+            uci: m.d.uci.to_owned(),
+            count,
+        };
+        (action, m.d.id.map(Value::from))
+    })
 }
 
 /// The action a client message asks for, with its ack id, or the error to send back.
@@ -832,6 +883,44 @@ mod action_tests {
             Ok(Action::Takeback)
         );
         assert_eq!(act(r#"{"t":"resign"}"#).map(|a| a.0), Ok(Action::Resign));
+    }
+
+    #[test]
+    fn a_plain_move_is_read_as_the_general_reader_reads_it_or_left_to_it() {
+        let plain = [
+            r#"{"t":"move","d":{"uci":"e3e4","id":3}}"#,
+            r#"{"d":{"id":3,"uci":"h2e2"},"t":"move"}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","id":7,"count":"start"}}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","count":"stop","id":null},"v":4}"#,
+            r#"{"t":"move","d":{"uci":"11-15","extra":[1,{"a":2}]},"x":1}"#,
+        ];
+        for text in plain {
+            assert_eq!(
+                plain_move(text).ok_or("left"),
+                act(text).map_err(|_| "error"),
+                "{text}"
+            );
+        }
+        // Anything else goes to the general reader: an answer there, refused or not.
+        let left = [
+            r#"["move",{"uci":"e3e4","id":1}]"#,
+            r#"{"t":"move","d":["e3e4",1,"start"]}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","id":"x"}}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","id":-2}}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","id":1.5}}"#,
+            r#"{"t":"move","d":{"uci":"e\u0033e4"}}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","count":"go"}}"#,
+            r#"{"t":"move","d":{"uci":""}}"#,
+            r#"{"t":"move","d":{"uci":"e3e4","uci":"e3e5"}}"#,
+            r#"{"t":"move","d":{"uci":"e3e4"},"v":-1}"#,
+            r#"{"d":{"uci":"e3e4"},"t":"resign"}"#,
+            r#"{"d":{"uci":"e3e4"},"t":"mov"}"#,
+            r#" {"t":"move","d":{"uci":"e3e4"}}"#,
+        ];
+        let long = format!(r#"{{"t":"move","d":{{"uci":"{}"}}}}"#, "a".repeat(65));
+        for text in left.iter().copied().chain([long.as_str()]) {
+            assert_eq!(plain_move(text), None, "{text}");
+        }
     }
 
     #[test]
