@@ -295,9 +295,9 @@ fn write_fields<T: Serialize>(out: &mut Vec<u8>, value: &T) {
 /// The message of a `move` event with version `v`: `event`'s fields and its `state`, made of
 /// the head's fields as [`fields_of`] wrote them (a round keeps that text while its head
 /// stays the same), `body` and `legal`. The same text as [`message_of`] gives for the event
-/// with a [`StateView`] of those parts, `you` and `moves` left out (a test checks it), at less
-/// than half the cost: most of a state's serialisation is its field names, and the legal
-/// moves are written without serde_json's escaping.
+/// with a [`StateView`] of those parts, `you` and `moves` left out (a test checks it), for
+/// less: most of a state's serialisation is its field names, the head's are not written again
+/// at every move, and the legal moves are written without serde_json's escaping.
 pub fn move_message(
     v: u64,
     event: &MoveEventView<'_>,
@@ -482,7 +482,7 @@ mod tests {
                     plies_before_move_limit: 80,
                 },
                 clock: Some(ClockView {
-                    first: TimeView { ..time },
+                    first: TimeView { main_ms: 0, ..time },
                     second: time,
                     running: Some("second"),
                 }),
