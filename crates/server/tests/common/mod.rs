@@ -243,8 +243,8 @@ pub async fn friend_game(server: &Server, variant: &str) -> (Browser, Browser, S
     (a, b, body["gameId"].as_str().expect("id").to_owned())
 }
 
-/// The next message that is not `presence`.
-pub async fn next(ws: &mut Socket) -> Value {
+/// The next text message whose type `wanted` accepts (others are skipped).
+async fn next_where(ws: &mut Socket, wanted: impl Fn(&Value) -> bool) -> Value {
     loop {
         let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
             .await
@@ -253,28 +253,21 @@ pub async fn next(ws: &mut Socket) -> Value {
             .expect("no error");
         if let Message::Text(text) = msg {
             let value: Value = serde_json::from_str(text.as_str()).expect("json");
-            if value["t"] != "presence" {
+            if wanted(&value["t"]) {
                 return value;
             }
         }
     }
 }
 
+/// The next message that is not `presence`.
+pub async fn next(ws: &mut Socket) -> Value {
+    next_where(ws, |t| t != "presence").await
+}
+
 /// The data of the next `presence` message (other messages before it are skipped).
 pub async fn next_presence(ws: &mut Socket) -> Value {
-    loop {
-        let msg = tokio::time::timeout(Duration::from_secs(5), ws.next())
-            .await
-            .expect("an answer in time")
-            .expect("socket open")
-            .expect("no error");
-        if let Message::Text(text) = msg {
-            let value: Value = serde_json::from_str(text.as_str()).expect("json");
-            if value["t"] == "presence" {
-                return value["d"].clone();
-            }
-        }
-    }
+    next_where(ws, |t| t == "presence").await["d"].clone()
 }
 
 pub async fn expect(ws: &mut Socket, t: &str) -> Value {
