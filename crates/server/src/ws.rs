@@ -447,7 +447,7 @@ struct PlainMoveData<'a> {
 /// The move a plain `move` message asks for, read without a `Value` tree, the way most of a
 /// game's messages come; `None` for anything else, which [`parse`] and [`action`] then
 /// read (and answer, if it is wrong), so that this gives what they would or nothing.
-fn plain_move(text: &str) -> Option<(Action, Option<Value>)> {
+pub fn plain_move(text: &str) -> Option<(Action, Option<Value>)> {
     // The message and its data are objects (serde would also read these structs from arrays),
     // written the way the web client (`t` first) or serde_json (keys sorted) writes them.
     if !(text.starts_with(r#"{"t":"move","d":{"#) || text.starts_with(r#"{"d":{"#)) {
