@@ -91,7 +91,8 @@ fn trace<P: EngineGame>(nodes: u64, moves: &[&str]) -> Result<(), String> {
         let score = judged(judge.last_info(), first_to_move)?;
         let best = best.split_whitespace().nth(1).unwrap_or("-").to_owned();
         let played = moves.get(ply).copied().unwrap_or("-");
-        println!("ply {ply:3} score {score:>7} best {best:6} played {played}");
+        let shown = score.to_string();
+        println!("ply {ply:3} score {shown:>7} best {best:6} played {played}");
         scores.push(score);
         if let Some(uci) = moves.get(ply) {
             let m = game
