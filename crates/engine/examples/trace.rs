@@ -11,7 +11,8 @@
 //! after every ply to `go nodes NODES`; each line shows the ply, the score from the first
 //! mover's side (`M±N` for a mate), Fairy-Stockfish's move there and the move played. The
 //! summary lists each side's five moves that lowered its own score the most, by the ply of the
-//! line they were played from. Makruk and Xiangqi only.
+//! line they were played from. Makruk and Xiangqi only; Makruk's count actions are not in
+//! `match`'s log and are not replayed.
 
 use ttakji_engine::EngineGame;
 use ttakji_game::Game;
@@ -22,8 +23,8 @@ use ttakji_rules::{makruk, xiangqi, Variant};
 #[path = "support/scorer.rs"]
 mod scorer;
 
-/// A score from the first mover's side: centipawns, or a mate in plies (positive: the first
-/// mover mates).
+/// A score from the first mover's side: centipawns, or a mate in N moves (positive: the
+/// first mover mates).
 #[derive(Clone, Copy, Debug)]
 enum Judged {
     Cp(i32),
@@ -31,7 +32,7 @@ enum Judged {
 }
 
 impl Judged {
-    /// For ranking drops: a mate counts as 10 000 cp less the plies to it.
+    /// For ranking drops: a mate counts as 10 000 cp less the moves to it.
     fn value(self) -> i32 {
         match self {
             Judged::Cp(cp) => cp,
