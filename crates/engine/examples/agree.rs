@@ -53,11 +53,7 @@ struct Label {
 
 /// The score on an `info … score cp N|mate N …` line, mates as ±(10 000 − distance).
 fn info_score(line: &str) -> Option<i32> {
-    let mut words = line
-        .split_whitespace()
-        .skip_while(|w| *w != "score")
-        .skip(1);
-    match (words.next()?, words.next()?.parse::<i32>().ok()?) {
+    match scorer::info_score(line)? {
         ("cp", cp) => Some(cp),
         ("mate", n) if n > 0 => Some(10_000 - n),
         ("mate", n) => Some(-10_000 - n),

@@ -54,19 +54,10 @@ impl std::fmt::Display for Judged {
 /// Fairy-Stockfish's score of the side to move from its last `info` line, turned to the
 /// first mover's side.
 fn judged(info: &str, first_to_move: bool) -> Result<Judged, String> {
-    let mut words = info
-        .split_whitespace()
-        .skip_while(|w| *w != "score")
-        .skip(1);
-    let kind = words.next();
-    let n: i32 = words
-        .next()
-        .and_then(|w| w.parse().ok())
-        .ok_or_else(|| format!("no score in {info:?}"))?;
     let sign = if first_to_move { 1 } else { -1 };
-    match kind {
-        Some("cp") => Ok(Judged::Cp(sign * n)),
-        Some("mate") => Ok(Judged::Mate(sign * n)),
+    match scorer::info_score(info) {
+        Some(("cp", n)) => Ok(Judged::Cp(sign * n)),
+        Some(("mate", n)) => Ok(Judged::Mate(sign * n)),
         _ => Err(format!("no score in {info:?}")),
     }
 }

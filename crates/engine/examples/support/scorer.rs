@@ -12,6 +12,16 @@ use ttakji_rules::{Position, Variant};
 #[path = "fsf.rs"]
 mod fsf;
 
+/// The score on an `info … score cp N|mate N …` line: its kind (`cp` or `mate`) and number,
+/// for the side to move.
+pub fn info_score(line: &str) -> Option<(&str, i32)> {
+    let mut words = line
+        .split_whitespace()
+        .skip_while(|w| *w != "score")
+        .skip(1);
+    Some((words.next()?, words.next()?.parse().ok()?))
+}
+
 /// A running Fairy-Stockfish (`fsf::start`, no options), ready for positions.
 pub struct Scorer {
     child: Child,
@@ -77,13 +87,8 @@ impl Scorer {
         nodes: u64,
     ) -> Result<Option<i32>, String> {
         let best = self.ask(&format!("position fen {fen}\ngo nodes {nodes}"), "bestmove")?;
-        let mut words = self
-            .last_info
-            .split_whitespace()
-            .skip_while(|w| *w != "score")
-            .skip(1);
-        let cp = match (words.next(), words.next().map(str::parse::<i32>)) {
-            (Some("cp"), Some(Ok(cp))) => Some(cp),
+        let cp = match info_score(&self.last_info) {
+            Some(("cp", cp)) => Some(cp),
             _ => None,
         };
         let quiet = best
