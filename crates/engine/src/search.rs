@@ -829,7 +829,14 @@ impl<P: EngineGame> Searcher<'_, P> {
         }
         let forced = P::FORCED_CAPTURES && moves.first().is_some_and(|&m| node.pos.is_capture(m));
         if depth <= 0 {
-            return self.qsearch_moves(&moves, alpha, beta, 0, self.params.qs_checks && !in_check);
+            return self.qsearch_moves(
+                &moves,
+                alpha,
+                beta,
+                0,
+                self.params.qs_checks && !in_check,
+                None,
+            );
         }
 
         let key = node.key;
@@ -1223,13 +1230,12 @@ impl<P: EngineGame> Searcher<'_, P> {
             return P::evaluate(&node.pos, &node.state);
         }
         // Captures and promotions will do unless every move counts: evasions, compulsory
-        // captures, a possible stalemate.
+        // captures, a possible stalemate. Then whether the game ends does not depend on
+        // them, and a stand-pat cut-off needs none: they are generated after it.
         let all = node.in_check || P::FORCED_CAPTURES || P::stalemate_possible(&node.pos);
         let mut moves = MoveList::new();
         if all {
             node.pos.legal_moves(&mut moves);
-        } else {
-            node.pos.legal_noisy_moves(&mut moves);
         }
         let has_moves = !all || !moves.is_empty();
         if P::may_end(&node.pos, &node.state, has_moves, node.boundary) {
@@ -1242,11 +1248,20 @@ impl<P: EngineGame> Searcher<'_, P> {
         if node.game_ply >= P::PLY_LIMIT {
             return 0;
         }
-        self.qsearch_moves(&moves, alpha, beta, qply, false)
+        if all {
+            return self.qsearch_moves(&moves, alpha, beta, qply, false, None);
+        }
+        let stand = P::evaluate(&node.pos, &node.state);
+        if stand >= beta {
+            return stand;
+        }
+        node.pos.legal_noisy_moves(&mut moves);
+        self.qsearch_moves(&moves, alpha, beta, qply, false, Some(stand))
     }
 
     /// The moves of a quiescence node; with `checks` (only when every legal move was
-    /// generated) the quiet moves that give check are tried after the captures.
+    /// generated) the quiet moves that give check are tried after the captures. `stand`: the
+    /// node's evaluation when the caller has it (not in check, and below `beta`).
     fn qsearch_moves(
         &mut self,
         moves: &MoveList<P::Move>,
@@ -1254,6 +1269,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         beta: i32,
         qply: usize,
         checks: bool,
+        stand: Option<i32>,
     ) -> i32 {
         let ply = self.board.ply();
         let node = self.board.current();
@@ -1261,14 +1277,14 @@ impl<P: EngineGame> Searcher<'_, P> {
         let forced = P::FORCED_CAPTURES && moves.first().is_some_and(|&m| node.pos.is_capture(m));
         let evading = in_check && qply < 4;
         let mut best = -(MATE - ply as i32);
-        let mut stand = -INF;
+        let mut stand_pat = -INF;
         if !forced && !evading {
-            stand = P::evaluate(&node.pos, &node.state);
-            if stand >= beta || in_check {
-                return stand;
+            stand_pat = stand.unwrap_or_else(|| P::evaluate(&node.pos, &node.state));
+            if stand_pat >= beta || in_check {
+                return stand_pat;
             }
-            alpha = alpha.max(stand);
-            best = stand;
+            alpha = alpha.max(stand_pat);
+            best = stand_pat;
         }
         let action = P::count_action(&node.pos, &node.state);
         let all = forced || evading;
@@ -1298,7 +1314,7 @@ impl<P: EngineGame> Searcher<'_, P> {
                     quiet = true;
                 } else {
                     // Delta pruning: even winning this piece for free can't reach alpha.
-                    if stand + victim + 200 <= alpha {
+                    if stand_pat + victim + 200 <= alpha {
                         continue;
                     }
                     // A capture that loses material once the exchange is played out.

@@ -353,6 +353,12 @@ fn makruk_static_exchange() {
     );
     // A Bia takes a Met and the Khon takes back.
     assert_eq!(see("4k3/8/5s2/4m3/3P4/8/8/4K3 w - - 0 1", "d4e5"), Some(90));
+    // The Khon takes a defended Bia; the Rua behind it on the file takes back the Bia that
+    // took the Khon: a Khon for two Bia.
+    assert_eq!(
+        see("4k3/8/4p3/3p4/3S4/8/8/3RK3 w - - 0 1", "d4d5"),
+        Some(-50)
+    );
 }
 
 #[test]

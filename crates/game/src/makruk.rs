@@ -61,7 +61,7 @@ pub struct MakrukState {
 const BOARD_LIMIT: u32 = 64;
 
 fn has_bia(pos: &Position) -> bool {
-    pos.count(Color::White, Role::Bia) + pos.count(Color::Black, Role::Bia) > 0
+    !pos.by_role(Role::Bia).is_empty()
 }
 
 fn is_lone(pos: &Position, color: Color) -> bool {

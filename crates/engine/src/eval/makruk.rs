@@ -6,7 +6,7 @@
 
 use arrayvec::ArrayVec;
 use ttakji_game::{CountAction, CountKind, MakrukState};
-use ttakji_rules::makruk::{Color, Move, Position, Role, Square};
+use ttakji_rules::makruk::{attacks, Bitboard, Color, Move, Position, Role, Square};
 
 use crate::{nnue, EngineGame};
 
@@ -116,86 +116,47 @@ impl Params {
 
 /// 0 on the rim, 3 on the four centre squares.
 fn centrality(sq: Square) -> i32 {
-    let f = sq.file() as i32;
-    let r = sq.rank() as i32;
-    let df = if f < 4 { f } else { 7 - f };
-    let dr = if r < 4 { r } else { 7 - r };
-    df.min(dr)
+    CENTRALITY[sq.index()]
 }
+
+/// [`centrality`] of every square.
+const CENTRALITY: [i32; 64] = {
+    let mut t = [0; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (f, r) = ((i % 8) as i32, (i / 8) as i32);
+        let df = if f < 4 { f } else { 7 - f };
+        let dr = if r < 4 { r } else { 7 - r };
+        t[i] = if df < dr { df } else { dr };
+        i += 1;
+    }
+    t
+};
+
+/// For every square, the squares within two steps (itself included): where enemy pieces
+/// press on a Khun.
+const KHUN_ZONE: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (f, r) = ((i % 8) as i32, (i / 8) as i32);
+        let mut j: i32 = 0;
+        while j < 64 {
+            let (g, q) = (j % 8, j / 8);
+            if (g - f).abs() <= 2 && (q - r).abs() <= 2 {
+                t[i] |= 1 << j;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 fn chebyshev(a: Square, b: Square) -> i32 {
     let df = (a.file() as i32 - b.file() as i32).abs();
     let dr = (a.rank() as i32 - b.rank() as i32).abs();
     df.max(dr)
-}
-
-const MA_JUMPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-
-/// For every square, the squares one `steps` away on the board.
-const fn step_table(steps: &[(i32, i32)]) -> [u64; 64] {
-    let mut t = [0u64; 64];
-    let mut sq = 0;
-    while sq < 64 {
-        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut i = 0;
-        while i < steps.len() {
-            let (tf, tr) = (f + steps[i].0, r + steps[i].1);
-            if tf >= 0 && tf < 8 && tr >= 0 && tr < 8 {
-                t[sq] |= 1 << (tr * 8 + tf);
-            }
-            i += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-const KHUN_ATTACKS: [u64; 64] = step_table(&[
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-]);
-const MET_ATTACKS: [u64; 64] = step_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
-const MA_ATTACKS: [u64; 64] = step_table(&MA_JUMPS);
-/// By colour (White, Black): a Khon also attacks straight forward.
-const KHON_ATTACKS: [[u64; 64]; 2] = [
-    step_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, 1)]),
-    step_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1), (0, -1)]),
-];
-/// By colour: a Bia attacks diagonally forward.
-const BIA_ATTACKS: [[u64; 64]; 2] = [
-    step_table(&[(1, 1), (-1, 1)]),
-    step_table(&[(1, -1), (-1, -1)]),
-];
-
-/// The squares a Rua on `sq` attacks with `occ` occupied.
-fn rua_attacks(sq: Square, occ: u64) -> u64 {
-    let mut a = 0;
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let mut cur = sq;
-        while let Some(t) = offset(cur, df, dr) {
-            a |= 1 << t.index();
-            if occ & (1 << t.index()) != 0 {
-                break;
-            }
-            cur = t;
-        }
-    }
-    a
 }
 
 /// What one side attacks, by kind of attacker.
@@ -213,36 +174,38 @@ struct Attacks {
 
 impl Attacks {
     fn of(pos: &Position, color: Color) -> Attacks {
-        let occ = pos.occupied().0;
-        let c = color.index();
+        let occ = pos.occupied();
         let mut a = Attacks::default();
         let add = |a: &mut Attacks, x: u64| {
             a.twice |= a.all & x;
             a.all |= x;
         };
         for sq in pos.bitboard(color, Role::Bia) {
-            let x = BIA_ATTACKS[c][sq.index()];
+            let x = attacks::bia(color, sq).0;
             a.bia |= x;
             add(&mut a, x);
         }
-        for (role, table) in [(Role::Met, &MET_ATTACKS), (Role::Ma, &MA_ATTACKS)] {
+        for (role, table) in [
+            (Role::Met, attacks::met as fn(Square) -> Bitboard),
+            (Role::Ma, attacks::ma),
+        ] {
             for sq in pos.bitboard(color, role) {
-                let x = table[sq.index()];
+                let x = table(sq).0;
                 a.minor |= x;
                 add(&mut a, x);
             }
         }
         for sq in pos.bitboard(color, Role::Khon) {
-            let x = KHON_ATTACKS[c][sq.index()];
+            let x = attacks::khon(color, sq).0;
             a.minor |= x;
             add(&mut a, x);
         }
         for sq in pos.bitboard(color, Role::Rua) {
-            let x = rua_attacks(sq, occ);
+            let x = attacks::rua(sq, occ).0;
             a.rua |= x;
             add(&mut a, x);
         }
-        let x = KHUN_ATTACKS[pos.khun(color).index()];
+        let x = attacks::khun(pos.khun(color)).0;
         a.khun = x;
         add(&mut a, x);
         a
@@ -275,21 +238,11 @@ fn threats(pos: &Position, us: Color, ours: &Attacks, theirs: &Attacks, p: &Para
     let mut bia_hits = 0;
     for sq in pos.bitboard(us, Role::Bia) {
         if safe & (1 << sq.index()) != 0 {
-            bia_hits |= BIA_ATTACKS[us.index()][sq.index()];
+            bia_hits |= attacks::bia(us, sq).0;
         }
     }
     s += p.threat_by_bia * (bia_hits & non_bia).count_ones() as i32;
     s
-}
-
-fn offset(sq: Square, df: i32, dr: i32) -> Option<Square> {
-    let f = sq.file() as i32 + df;
-    let r = sq.rank() as i32 + dr;
-    if (0..8).contains(&f) && (0..8).contains(&r) {
-        Square::new(f as u32, r as u32)
-    } else {
-        None
-    }
 }
 
 /// Material of `color` without the Khun, at the values in use ([`PARAMS`]).
@@ -314,74 +267,38 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
     }
     let bia_left = !pos.by_role(Role::Bia).is_empty();
     let heavy = mat[0] + mat[1];
+    let occ = pos.occupied();
     let mut score = [0i32; 2];
     for color in Color::ALL {
         let us = color.index();
+        let own = pos.by_color(color).0;
         let mut s = mat[us];
         for role in [Role::Met, Role::Khon, Role::Ma, Role::Rua, Role::Bia] {
-            for sq in pos.bitboard(color, role) {
-                s += p.center[role.index()] * centrality(sq);
-                match role {
-                    Role::Bia => {
-                        s += p.bia_rank[sq.relative_rank(color) as usize];
-                        let back = if color == Color::White { -1 } else { 1 };
-                        for df in [-1, 1] {
-                            if let Some(d) = offset(sq, df, back) {
-                                if pos
-                                    .piece_at(d)
-                                    .is_some_and(|x| x.color == color && x.role == Role::Bia)
-                                {
-                                    s += p.bia_chain;
-                                }
-                            }
-                        }
-                    }
-                    Role::Ma => {
-                        for (df, dr) in MA_JUMPS {
-                            if let Some(t) = offset(sq, df, dr) {
-                                if pos.piece_at(t).is_none_or(|x| x.color != color) {
-                                    s += p.ma_mobility;
-                                }
-                            }
-                        }
-                    }
-                    Role::Rua => {
-                        for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                            let mut cur = sq;
-                            while let Some(t) = offset(cur, df, dr) {
-                                match pos.piece_at(t) {
-                                    None => s += p.rua_mobility,
-                                    Some(x) => {
-                                        if x.color != color {
-                                            s += p.rua_mobility;
-                                        }
-                                        break;
-                                    }
-                                }
-                                cur = t;
-                            }
-                        }
-                    }
-                    _ => {}
-                }
+            let c = p.center[role.index()];
+            if c != 0 {
+                s += c * pos.bitboard(color, role).map(centrality).sum::<i32>();
             }
+        }
+        let bia = pos.bitboard(color, Role::Bia);
+        for sq in bia {
+            s += p.bia_rank[sq.relative_rank(color) as usize];
+            // Own Bia diagonally behind: where an enemy Bia on `sq` would capture.
+            let behind = attacks::bia(color.other(), sq).0 & bia.0;
+            s += p.bia_chain * behind.count_ones() as i32;
+        }
+        for sq in pos.bitboard(color, Role::Ma) {
+            s += p.ma_mobility * (attacks::ma(sq).0 & !own).count_ones() as i32;
+        }
+        for sq in pos.bitboard(color, Role::Rua) {
+            s += p.rua_mobility * (attacks::rua(sq, occ).0 & !own).count_ones() as i32;
         }
         let khun = pos.khun(color);
         if rua[1 - us] > 0 && heavy > 1600 {
-            for df in -2..=2 {
-                for dr in -2..=2 {
-                    if let Some(t) = offset(khun, df, dr) {
-                        if let Some(x) = pos.piece_at(t) {
-                            let near = df.abs() <= 1 && dr.abs() <= 1;
-                            if x.color == color && near && x.role != Role::Khun {
-                                s += p.khun_shelter;
-                            } else if x.color != color && x.role != Role::Khun {
-                                s -= p.khun_attackers;
-                            }
-                        }
-                    }
-                }
-            }
+            let khuns = pos.by_role(Role::Khun).0;
+            let shelter = attacks::khun(khun).0 & own & !khuns;
+            let attackers = KHUN_ZONE[khun.index()] & !own & occ.0 & !khuns;
+            s += p.khun_shelter * shelter.count_ones() as i32;
+            s -= p.khun_attackers * attackers.count_ones() as i32;
         } else if heavy < 1400 {
             s += p.khun_center_endgame * centrality(khun);
         }
@@ -466,88 +383,58 @@ fn net_score(pos: &Position) -> Option<i32> {
 /// Role values for exchanges: the Khun can only capture last.
 const SEE_VALUE: [i32; 6] = [10_000, 190, 250, 330, 520, 100];
 
-/// The least valuable piece of `color` among `occ` that attacks `sq` (pins ignored).
-fn least_attacker(pos: &Position, sq: Square, color: Color, occ: u64) -> Option<(Square, Role)> {
-    let ours = |s: Square, role: Role| {
-        occ & (1 << s.index()) != 0
-            && pos
-                .piece_at(s)
-                .is_some_and(|p| p.color == color && p.role == role)
-    };
-    let find = |steps: &[(i32, i32)], role: Role| {
-        steps
-            .iter()
-            .filter_map(|&(df, dr)| offset(sq, df, dr))
-            .find(|&s| ours(s, role))
-            .map(|s| (s, role))
-    };
-    // A Bia or a Khon attacks forward, so it stands one rank behind `sq` from its side.
-    let back = if color == Color::White { -1 } else { 1 };
-    const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    const AROUND: [(i32, i32); 8] = [
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-    ];
-    if let Some(a) = find(&[(-1, back), (1, back)], Role::Bia) {
-        return Some(a);
+/// Exchange order: the least valuable attacker captures first.
+const CHEAPEST_FIRST: [Role; 6] = [
+    Role::Bia,
+    Role::Met,
+    Role::Khon,
+    Role::Ma,
+    Role::Rua,
+    Role::Khun,
+];
+
+/// What the first capture of `m` wins (a promotion adds the Met's worth over the Bia's), and
+/// the value of what then stands on the target square.
+fn first_capture(pos: &Position, m: Move, mover: Role) -> (i32, i32) {
+    let victim = pos
+        .piece_at(m.to())
+        .map_or(0, |p| SEE_VALUE[p.role.index()]);
+    if m.is_promotion() {
+        let met = SEE_VALUE[Role::Met.index()];
+        (victim + met - SEE_VALUE[Role::Bia.index()], met)
+    } else {
+        (victim, SEE_VALUE[mover.index()])
     }
-    if let Some(a) = find(&DIAGONAL, Role::Met) {
-        return Some(a);
-    }
-    if let Some(a) = find(&DIAGONAL, Role::Khon).or_else(|| find(&[(0, back)], Role::Khon)) {
-        return Some(a);
-    }
-    if let Some(a) = find(&MA_JUMPS, Role::Ma) {
-        return Some(a);
-    }
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let mut cur = sq;
-        while let Some(t) = offset(cur, df, dr) {
-            if occ & (1 << t.index()) != 0 {
-                if ours(t, Role::Rua) {
-                    return Some((t, Role::Rua));
-                }
-                break;
-            }
-            cur = t;
-        }
-    }
-    find(&AROUND, Role::Khun)
 }
 
-/// Static exchange evaluation of `m` (see [`EngineGame::see`]).
+/// Static exchange evaluation of `m` (see [`EngineGame::see`]): the cheapest attacker of
+/// either side captures in turn on the target square, pins ignored, a Rua's x-rays seen as
+/// the pieces in front of it go.
 fn see(pos: &Position, m: Move) -> i32 {
     let to = m.to();
     let Some(mover) = pos.piece_at(m.from()) else {
         return 0;
     };
+    // The value of the piece standing on `to` after each capture.
+    let (first, mut on_square) = first_capture(pos, m, mover.role);
     let mut gain = [0i32; 34];
-    gain[0] = pos.piece_at(to).map_or(0, |p| SEE_VALUE[p.role.index()]);
-    // The piece standing on `to` after each capture, and its value.
-    let mut on_square = if m.is_promotion() {
-        gain[0] += SEE_VALUE[Role::Met.index()] - SEE_VALUE[Role::Bia.index()];
-        SEE_VALUE[Role::Met.index()]
-    } else {
-        SEE_VALUE[mover.role.index()]
-    };
+    gain[0] = first;
     let mut occ = pos.occupied().0 & !(1 << m.from().index());
     let mut color = mover.color.other();
     // gain[d]: what the side making the d-th capture has won if the exchange stops there.
     let mut d = 0;
-    while let Some((from, role)) = least_attacker(pos, to, color, occ) {
-        if d + 1 >= gain.len() {
+    while d + 1 < gain.len() {
+        let attackers = pos.attackers(to, color, Bitboard(occ)).0 & occ;
+        let Some((from, role)) = CHEAPEST_FIRST.into_iter().find_map(|role| {
+            let b = attackers & pos.by_role(role).0;
+            (b != 0).then(|| (b & b.wrapping_neg(), role))
+        }) else {
             break;
-        }
+        };
         d += 1;
         gain[d] = on_square - gain[d - 1];
         on_square = SEE_VALUE[role.index()];
-        occ &= !(1 << from.index());
+        occ &= !from;
         color = color.other();
     }
     // Each side may stop instead of capturing.
@@ -561,6 +448,22 @@ fn see(pos: &Position, m: Move) -> i32 {
 impl EngineGame for Position {
     fn see(pos: &Self, m: Move) -> Option<i32> {
         Some(see(pos, m))
+    }
+
+    fn see_ge(pos: &Self, m: Move, threshold: i32) -> bool {
+        // The exchange wins at most the first capture, and loses at most the piece that
+        // made it: against those bounds most moves need no exchange played out.
+        let Some(mover) = pos.piece_at(m.from()) else {
+            return 0 >= threshold;
+        };
+        let (won, exposed) = first_capture(pos, m, mover.role);
+        if won < threshold {
+            false
+        } else if won - exposed >= threshold {
+            true
+        } else {
+            see(pos, m) >= threshold
+        }
     }
 
     fn evaluate(pos: &Self, _state: &MakrukState) -> i32 {
@@ -685,6 +588,32 @@ mod tests {
 
     fn position(fen: &str) -> Position {
         <Position as ttakji_rules::Position>::from_fen(fen).expect("FEN")
+    }
+
+    #[test]
+    fn the_exchange_bounds_agree_with_the_exchange_played_out() {
+        // `see_ge` answers from what the first capture wins and risks where it can.
+        use ttakji_rules::Position as _;
+        let mut rng = crate::Rng::new(7);
+        for game in 0..40 {
+            let mut pos = Position::startpos();
+            for _ in 0..(20 + game * 3) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in &moves {
+                    let v = see(&pos, m);
+                    for t in (-600..=400).step_by(100) {
+                        let t = t + 17;
+                        let ge = <Position as EngineGame>::see_ge(&pos, m, t);
+                        assert_eq!(ge, v >= t, "{} {} {t}", pos.fen(), pos.uci(m));
+                    }
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
     }
 
     #[test]

@@ -39,6 +39,48 @@ mod types;
 mod zobrist;
 
 pub use bitboard::Bitboard;
+
+/// The squares each piece attacks, from the same compile-time tables the move generator uses:
+/// for evaluation and exchange evaluation, which need attacks without generating moves.
+pub mod attacks {
+    use super::{bitboard, Bitboard, Color, Square};
+
+    /// Squares a Khun on `sq` attacks.
+    #[inline(always)]
+    pub fn khun(sq: Square) -> Bitboard {
+        Bitboard(bitboard::khun_attacks(sq))
+    }
+
+    /// Squares a Met (or Bia ngai) on `sq` attacks.
+    #[inline(always)]
+    pub fn met(sq: Square) -> Bitboard {
+        Bitboard(bitboard::met_attacks(sq))
+    }
+
+    /// Squares a Khon of `color` on `sq` attacks: the diagonals and straight forward.
+    #[inline(always)]
+    pub fn khon(color: Color, sq: Square) -> Bitboard {
+        Bitboard(bitboard::khon_attacks(color, sq))
+    }
+
+    /// Squares a Ma on `sq` attacks.
+    #[inline(always)]
+    pub fn ma(sq: Square) -> Bitboard {
+        Bitboard(bitboard::ma_attacks(sq))
+    }
+
+    /// Squares a Rua on `sq` attacks with the squares of `occupied` taken.
+    #[inline(always)]
+    pub fn rua(sq: Square, occupied: Bitboard) -> Bitboard {
+        Bitboard(bitboard::rua_attacks(sq, occupied.0))
+    }
+
+    /// Squares a Bia of `color` on `sq` attacks (its captures, diagonally forward).
+    #[inline(always)]
+    pub fn bia(color: Color, sq: Square) -> Bitboard {
+        Bitboard(bitboard::bia_attacks(color, sq))
+    }
+}
 pub use moves::Move;
 pub use position::Position;
 pub use types::{Color, ParseSquareError, Piece, Role, Square};

@@ -135,7 +135,14 @@ impl Position {
         self.counting_limit
     }
 
-    /// The squares of `color`'s pieces that attack `sq`, with the board occupied by `occ`.
+    /// The squares of `color`'s pieces that attack `sq`, with the board occupied by `occ`
+    /// (pins ignored).
+    #[inline(always)]
+    pub fn attackers(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
+        Bitboard(self.attackers_to(sq, color, occupied.0))
+    }
+
+    /// [`Position::attackers`] on plain `u64` sets, for the move generator.
     #[inline(always)]
     pub(crate) fn attackers_to(&self, sq: Square, color: Color, occ: u64) -> u64 {
         let b = self.by_color[color.index()];
