@@ -293,6 +293,9 @@ pub struct SearchParams {
     /// more than `(30 - d) · d²` cp, `d` being its depth after the late-move reduction (so
     /// near the horizon, a quiet move that hangs a piece).
     pub see_shallow: bool,
+    /// Whether the quiet-move history is halved after each iteration (Stockfish keeps it
+    /// whole through a search).
+    pub age_history: bool,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -325,6 +328,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     cut_reduction: 0,
     nmp_depth: 3,
     see_shallow: false,
+    age_history: true,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -376,7 +380,8 @@ impl SearchParams {
     /// continuation history (session 7) off, `cx` extends checks at every depth again,
     /// `rchecks` stops reducing checks, `counter` and `capthist` turn the countermove and the
     /// capture history off, `see` every use of static exchange evaluation, `seeprune` its
-    /// shallow pruning ([`SearchParams::see_shallow`]). `None` for an unknown name.
+    /// shallow pruning ([`SearchParams::see_shallow`]), `age` the history's halving after
+    /// each iteration ([`SearchParams::age_history`]). `None` for an unknown name.
     pub fn without(mut self, feature: &str) -> Option<SearchParams> {
         let s4 = S4_PARAMS;
         match feature {
@@ -413,6 +418,7 @@ impl SearchParams {
                 self.see_shallow = false;
             }
             "seeprune" => self.see_shallow = false,
+            "age" => self.age_history = false,
             _ => return None,
         }
         Some(self)
@@ -528,6 +534,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     cut_reduction: 0,
     nmp_depth: 3,
     see_shallow: false,
+    age_history: true,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -675,7 +682,9 @@ impl<P: EngineGame> Searcher<'_, P> {
             completed = lines;
             depth_done = depth;
             self.can_abort = true;
-            self.history.age();
+            if self.params.age_history {
+                self.history.age();
+            }
             if !limits.infinite {
                 if self.time.soft_stop(self.nodes) || self.stop.load(Ordering::Relaxed) {
                     break;

@@ -424,7 +424,7 @@ fn see(pos: &Position, m: Move) -> i32 {
     // gain[d]: what the side making the d-th capture has won if the exchange stops there.
     let mut d = 0;
     while d + 1 < gain.len() {
-        let attackers = pos.attackers(to, color, Bitboard(occ)).0 & occ;
+        let attackers = pos.attackers(to, color, Bitboard(occ)).0;
         let Some((from, role)) = CHEAPEST_FIRST.into_iter().find_map(|role| {
             let b = attackers & pos.by_role(role).0;
             (b != 0).then(|| (b & b.wrapping_neg(), role))

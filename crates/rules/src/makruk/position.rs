@@ -135,11 +135,26 @@ impl Position {
         self.counting_limit
     }
 
-    /// The squares of `color`'s pieces that attack `sq`, with the board occupied by `occ`
-    /// (pins ignored).
+    /// The squares of `color`'s pieces among `occupied` that attack `sq` when only the squares
+    /// of `occupied` are taken (pins ignored): pieces taken off are neither attackers nor
+    /// blockers, as an exchange on `sq` removes them.
+    ///
+    /// ```
+    /// use ttakji_rules::{makruk::{Bitboard, Color, Position, Square}, Position as _};
+    ///
+    /// // The Khon on d4 attacks d5 straight forward; the Rua behind it is blocked.
+    /// let pos = Position::from_fen("4k3/8/8/3p4/3S4/8/8/3RK3 w - - 0 1").unwrap();
+    /// let occupied = pos.occupied();
+    /// let attackers = pos.attackers(Square::D5, Color::White, occupied);
+    /// assert_eq!(attackers.collect::<Vec<_>>(), [Square::D4]);
+    /// // With the Khon taken off, the Rua sees through.
+    /// let without_khon = Bitboard(occupied.0 & !(1 << Square::D4.index()));
+    /// let attackers = pos.attackers(Square::D5, Color::White, without_khon);
+    /// assert_eq!(attackers.collect::<Vec<_>>(), [Square::D1]);
+    /// ```
     #[inline(always)]
     pub fn attackers(&self, sq: Square, color: Color, occupied: Bitboard) -> Bitboard {
-        Bitboard(self.attackers_to(sq, color, occupied.0))
+        Bitboard(self.attackers_to(sq, color, occupied.0) & occupied.0)
     }
 
     /// [`Position::attackers`] on plain `u64` sets, for the move generator.
