@@ -593,27 +593,7 @@ mod tests {
     #[test]
     fn the_exchange_bounds_agree_with_the_exchange_played_out() {
         // `see_ge` answers from what the first capture wins and risks where it can.
-        use ttakji_rules::Position as _;
-        let mut rng = crate::Rng::new(7);
-        for game in 0..40 {
-            let mut pos = Position::startpos();
-            for _ in 0..(20 + game * 3) {
-                let mut moves = ttakji_rules::MoveList::new();
-                pos.legal_moves(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                for &m in &moves {
-                    let v = see(&pos, m);
-                    for t in (-600..=400).step_by(100) {
-                        let t = t + 17;
-                        let ge = <Position as EngineGame>::see_ge(&pos, m, t);
-                        assert_eq!(ge, v >= t, "{} {} {t}", pos.fen(), pos.uci(m));
-                    }
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-            }
-        }
+        crate::eval::assert_exchange_bounds_agree::<Position>(40);
     }
 
     #[test]

@@ -8,6 +8,33 @@ pub mod checkers;
 pub mod makruk;
 pub mod xiangqi;
 
+/// Checks over `games` random games (from the start, 20 plies and 3 more each game) that
+/// [`crate::EngineGame::see_ge`] answers, at thresholds from -1000 to 400 cp, as the exchange
+/// played out ([`crate::EngineGame::see`]) does: its shortcuts must never change an answer.
+#[cfg(test)]
+pub(crate) fn assert_exchange_bounds_agree<P: crate::EngineGame>(games: usize) {
+    let mut rng = crate::Rng::new(5);
+    for game in 0..games {
+        let mut pos = P::startpos();
+        for _ in 0..(20 + game * 3) {
+            let mut moves = ttakji_rules::MoveList::new();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            for &m in &moves {
+                let v = P::see(&pos, m).expect("the game has exchange evaluation");
+                for t in (-1000..=400).step_by(100) {
+                    let t = t + 17;
+                    let ge = P::see_ge(&pos, m, t);
+                    assert_eq!(ge, v >= t, "{} {} {t}", pos.fen(), pos.uci(m));
+                }
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+}
+
 /// A parameter table seen as a flat list of integers, for tuning.
 pub trait Tunable: Copy {
     /// Every parameter, in a fixed order.
