@@ -552,6 +552,8 @@ async fn play(
     let mut id = 0_u64;
     let mut games = 0_usize;
     let mut ticker = pacer(interval, &mut rng);
+    let min_gap = Duration::from_secs_f64(1.0 / ttakji_server::ws::RATE_PER_SECOND);
+    let mut last_sent: [Option<Instant>; 2] = [None, None];
     loop {
         if legal.is_empty() {
             // Over: a new game between the same players.
@@ -566,11 +568,21 @@ async fn play(
             continue;
         }
         let uci = legal.swap_remove(pick(&mut rng, legal.len()));
-        if let Some(t) = ticker.as_mut() {
-            t.tick().await;
+        match ticker.as_mut() {
+            Some(t) => {
+                t.tick().await;
+            }
+            // At full speed a fast game would outrun the server's per-connection rate limit
+            // (its clients are people): each socket sends at most that many a second.
+            None => {
+                if let Some(last) = last_sent[mover] {
+                    tokio::time::sleep_until((last + min_gap).into()).await;
+                }
+            }
         }
         id += 1;
         let sent = Instant::now();
+        last_sent[mover] = Some(sent);
         ws[mover]
             .send(Message::text(
                 json!({ "t": "move", "d": { "uci": uci, "id": id } }).to_string(),
