@@ -25,6 +25,13 @@ pub struct Params {
     pub rua_mobility: i32,
     /// Per square a Ma reaches that holds no own piece.
     pub ma_mobility: i32,
+    /// Per Rua on a file without own Bia.
+    pub rua_semi_open: i32,
+    /// Per Rua on a file without any Bia (on top of `rua_semi_open`).
+    pub rua_open: i32,
+    /// Per Ma defended by an own Bia (so on its fourth to sixth rank) that no enemy Bia
+    /// attacks or can come to attack (none ahead of it on a neighbouring file).
+    pub ma_outpost: i32,
     /// Per own piece next to the Khun while the opponent still has a Rua.
     pub khun_shelter: i32,
     /// Per enemy piece within two squares of the Khun while the opponent still has a Rua.
@@ -74,6 +81,9 @@ pub const HAND_SET: Params = Params {
     bia_chain: 6,
     rua_mobility: 3,
     ma_mobility: 3,
+    rua_semi_open: 0,
+    rua_open: 0,
+    ma_outpost: 0,
     khun_shelter: 5,
     khun_attackers: 8,
     khun_center_endgame: 6,
@@ -152,6 +162,23 @@ const KHUN_ZONE: [u64; 64] = {
     }
     t
 };
+
+/// The a-file.
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+
+/// The squares on the files next to `sq`'s, on the ranks ahead of it for `color`: where an
+/// enemy Bia attacks `sq` from, or could walk to and attack it.
+fn outpost_front(color: Color, sq: Square) -> u64 {
+    let f = sq.file();
+    let sides =
+        (if f > 0 { FILE_A << (f - 1) } else { 0 }) | (if f < 7 { FILE_A << (f + 1) } else { 0 });
+    let r = sq.rank();
+    let ahead = match color {
+        Color::White => u64::MAX.checked_shl(8 * (r + 1)).unwrap_or(0),
+        Color::Black => (1u64 << (8 * r)) - 1,
+    };
+    sides & ahead
+}
 
 fn chebyshev(a: Square, b: Square) -> i32 {
     let df = (a.file() as i32 - b.file() as i32).abs();
@@ -286,11 +313,25 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
             let behind = attacks::bia(color.other(), sq).0 & bia.0;
             s += p.bia_chain * behind.count_ones() as i32;
         }
+        let their_bia = pos.bitboard(color.other(), Role::Bia).0;
         for sq in pos.bitboard(color, Role::Ma) {
             s += p.ma_mobility * (attacks::ma(sq).0 & !own).count_ones() as i32;
+            if p.ma_outpost != 0
+                && attacks::bia(color.other(), sq).0 & bia.0 != 0
+                && outpost_front(color, sq) & their_bia == 0
+            {
+                s += p.ma_outpost;
+            }
         }
         for sq in pos.bitboard(color, Role::Rua) {
             s += p.rua_mobility * (attacks::rua(sq, occ).0 & !own).count_ones() as i32;
+            let file = FILE_A << sq.file();
+            if file & bia.0 == 0 {
+                s += p.rua_semi_open;
+                if file & their_bia == 0 {
+                    s += p.rua_open;
+                }
+            }
         }
         let khun = pos.khun(color);
         if rua[1 - us] > 0 && heavy > 1600 {
@@ -568,6 +609,9 @@ crate::eval::tunable!(Params {
         bia_chain,
         rua_mobility,
         ma_mobility,
+        rua_semi_open,
+        rua_open,
+        ma_outpost,
         khun_shelter,
         khun_attackers,
         khun_center_endgame,
@@ -720,5 +764,44 @@ mod tests {
         // Black's threats count against White.
         let pos = position("7K/8/8/8/3kP3/8/8/8 b - - 0 1");
         assert!(white_score(&pos, &THREATS) < white_score(&pos, &PARAMS));
+    }
+
+    /// White's score with the file and outpost terms on (1, 16 and 256 cp) less without.
+    fn files_and_outposts(fen: &str) -> i32 {
+        let with = Params {
+            rua_semi_open: 1,
+            rua_open: 16,
+            ma_outpost: 256,
+            ..PARAMS
+        };
+        let pos = position(fen);
+        white_score(&pos, &with) - white_score(&pos, &PARAMS)
+    }
+
+    #[test]
+    fn rua_on_an_open_or_half_open_file() {
+        assert_eq!(files_and_outposts("1k6/8/8/8/8/8/8/R6K w - - 0 1"), 17);
+        // Only Black's Bia on the file: half open for White.
+        assert_eq!(files_and_outposts("1k6/8/8/8/p7/8/8/R6K w - - 0 1"), 1);
+        assert_eq!(files_and_outposts("k7/8/8/8/8/P7/8/R6K w - - 0 1"), 0);
+        // Black's Rua on the open h-file counts against White.
+        assert_eq!(files_and_outposts("k6r/8/8/8/8/P7/8/R6K w - - 0 1"), -17);
+    }
+
+    #[test]
+    fn ma_on_an_outpost() {
+        // d5, defended by the Bia on c4, no Black Bia on the c- or e-file ahead of it.
+        assert_eq!(files_and_outposts("k7/8/8/3N4/2P5/8/8/7K w - - 0 1"), 256);
+        // A Black Bia on e6 can come to attack it.
+        assert_eq!(files_and_outposts("k7/8/4p3/3N4/2P5/8/8/7K w - - 0 1"), 0);
+        // Undefended.
+        assert_eq!(files_and_outposts("k7/8/8/3N4/8/8/8/7K w - - 0 1"), 0);
+        // Black's Ma on d4, defended by its Bia on c5: against White. A White Bia behind it
+        // for Black (e5) does not spoil it; one ahead of it (e3, which attacks d4) does.
+        assert_eq!(
+            files_and_outposts("7k/8/8/2p1P3/3n4/8/8/K7 w - - 0 1"),
+            -256
+        );
+        assert_eq!(files_and_outposts("7k/8/8/2p5/3n4/4P3/8/K7 w - - 0 1"), 0);
     }
 }
