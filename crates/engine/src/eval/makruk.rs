@@ -792,8 +792,9 @@ mod tests {
     fn ma_on_an_outpost() {
         // d5, defended by the Bia on c4, no Black Bia on the c- or e-file ahead of it.
         assert_eq!(files_and_outposts("k7/8/8/3N4/2P5/8/8/7K w - - 0 1"), 256);
-        // A Black Bia on e6 can come to attack it.
+        // A Black Bia on e6 attacks it; on d4 (defended from c3) it can step to e5 and would.
         assert_eq!(files_and_outposts("k7/8/4p3/3N4/2P5/8/8/7K w - - 0 1"), 0);
+        assert_eq!(files_and_outposts("k7/8/4p3/8/3N4/2P5/8/7K w - - 0 1"), 0);
         // Undefended.
         assert_eq!(files_and_outposts("k7/8/8/3N4/8/8/8/7K w - - 0 1"), 0);
         // Black's Ma on d4, defended by its Bia on c5: against White. A White Bia behind it
