@@ -163,15 +163,12 @@ const KHUN_ZONE: [u64; 64] = {
     t
 };
 
-/// The a-file.
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-
 /// The squares on the files next to `sq`'s, on the ranks ahead of it for `color`: where an
 /// enemy Bia attacks `sq` from, or could walk to and attack it.
 fn outpost_front(color: Color, sq: Square) -> u64 {
     let f = sq.file();
-    let sides =
-        (if f > 0 { FILE_A << (f - 1) } else { 0 }) | (if f < 7 { FILE_A << (f + 1) } else { 0 });
+    // `file(u32::MAX)` (left of the a-file) and `file(8)` are empty.
+    let sides = Bitboard::file(f.wrapping_sub(1)).0 | Bitboard::file(f + 1).0;
     let r = sq.rank();
     let ahead = match color {
         Color::White => u64::MAX.checked_shl(8 * (r + 1)).unwrap_or(0),
@@ -325,7 +322,7 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
         }
         for sq in pos.bitboard(color, Role::Rua) {
             s += p.rua_mobility * (attacks::rua(sq, occ).0 & !own).count_ones() as i32;
-            let file = FILE_A << sq.file();
+            let file = Bitboard::file(sq.file()).0;
             if file & bia.0 == 0 {
                 s += p.rua_semi_open;
                 if file & their_bia == 0 {

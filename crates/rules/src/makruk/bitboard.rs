@@ -40,6 +40,20 @@ impl Bitboard {
         self.0.count_ones()
     }
 
+    /// Every square of file `file` (0 = the a-file to 7 = the h-file; wider values give
+    /// no square).
+    ///
+    /// ```
+    /// use ttakji_rules::makruk::{Bitboard, Square};
+    /// let c = Bitboard::file(2);
+    /// assert!(c.contains(Square::new(2, 0).unwrap()) && c.contains(Square::new(2, 7).unwrap()));
+    /// assert_eq!(c.count(), 8);
+    /// assert!(Bitboard::file(8).is_empty());
+    /// ```
+    pub const fn file(file: u32) -> Bitboard {
+        Bitboard(if file < 8 { FILE_A << file } else { 0 })
+    }
+
     /// The lowest square, if any.
     pub const fn first(self) -> Option<Square> {
         if self.0 == 0 {
