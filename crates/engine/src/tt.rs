@@ -100,6 +100,32 @@ struct Bucket([[u64; 2]; SLOTS]);
 
 const EMPTY: Bucket = Bucket([[0, 0]; SLOTS]);
 
+/// Asks Linux to back `memory` with 2-MiB pages where it can (the aligned part of it), as
+/// Stockfish does for its table: a probe lands anywhere in the table, and with 4-KiB pages a
+/// probe of a table larger than the cache may also miss the address translation cache. The
+/// probe's load was a third of `negamax`'s own time in a Xiangqi profile; with huge pages a
+/// search of 3 000 000 nodes took about 3 % less time (docs/benchmarks.md, session 35). A
+/// hint only: if the system says no, the table works as before.
+fn advise_huge_pages<T>(memory: &mut [T]) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 * 1024 * 1024;
+        let start = memory.as_mut_ptr() as usize;
+        let end = start + std::mem::size_of_val(memory);
+        let (from, to) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+        if from < to {
+            // SAFETY: `[from, to)` lies inside `memory`, which this function borrows
+            // mutably, and `MADV_HUGEPAGE` changes only how the kernel backs the pages,
+            // never their contents.
+            #[allow(unsafe_code)]
+            let _ =
+                unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = memory;
+}
+
 /// A transposition table of a fixed size.
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
@@ -111,10 +137,12 @@ impl TranspositionTable {
     pub fn new(mb: usize) -> TranspositionTable {
         // The same slot count as the one-slot table had, so a given `mb` costs what it did.
         let slots = (mb.max(1) * 1024 * 1024 / 16).next_power_of_two() / 2;
-        TranspositionTable {
-            buckets: vec![EMPTY; slots.max(1024) / SLOTS],
-            age: 0,
-        }
+        let n = slots.max(1024) / SLOTS;
+        // Huge pages asked for before the first write, which is when the pages are made.
+        let mut buckets = Vec::with_capacity(n);
+        advise_huge_pages(buckets.spare_capacity_mut());
+        buckets.resize(n, EMPTY);
+        TranspositionTable { buckets, age: 0 }
     }
 
     /// The size in megabytes.

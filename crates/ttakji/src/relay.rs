@@ -5,6 +5,10 @@
 //! server's sockets (tokio, tungstenite, mimalloc; 4 KiB read and write buffers, no Nagle),
 //! with a task per socket, so the difference between the two is the game server's own work.
 //! `ttakji loadtest --relay` starts it and plays the game traffic against it.
+//!
+//! By default a socket's task hands each frame to its peer's task through a queue (the usual
+//! relay). With `--direct` it writes the frame into the peer's socket itself, behind a lock,
+//! as the game server's rounds write their events: no hand-off, no second task woken.
 
 use std::{
     collections::HashMap,
@@ -12,7 +16,7 @@ use std::{
 };
 
 use anyhow::Context;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{stream::SplitSink, SinkExt, StreamExt};
 use tokio::{
     net::{TcpListener, TcpStream},
     sync::{mpsc, oneshot},
@@ -29,18 +33,28 @@ pub struct RelayOpt {
     /// Address to listen on; port 0 picks a free one.
     #[arg(long, default_value = "127.0.0.1:0")]
     pub bind: String,
+    /// Write each frame into the peer's socket from the reading task instead of queueing it
+    /// for the peer's own task.
+    #[arg(long)]
+    pub direct: bool,
 }
 
 /// Frames waiting for a socket's writer.
 const QUEUE: usize = 32;
 
-/// The first socket of a room, waiting for the second to hand over the way to it.
-struct Waiting {
-    to_first: mpsc::Sender<Message>,
-    second: oneshot::Sender<mpsc::Sender<Message>>,
+/// The first socket of a room, waiting for the second to hand over the way to it (`W`: a
+/// queue to its task, or its socket's sink).
+struct Waiting<W> {
+    to_first: W,
+    second: oneshot::Sender<W>,
 }
 
-type Rooms = Arc<Mutex<HashMap<String, Waiting>>>;
+type Rooms<W> = Arc<Mutex<HashMap<String, Waiting<W>>>>;
+
+type Ws = tokio_tungstenite::WebSocketStream<TcpStream>;
+
+/// A socket's sink, shared with the task of the other socket of its room (`--direct`).
+type SharedSink = Arc<tokio::sync::Mutex<SplitSink<Ws, Message>>>;
 
 /// Serves the relay until the process is stopped. The first line printed ends with its
 /// address, as `ttakji serve`'s does.
@@ -49,12 +63,13 @@ pub async fn run(opt: RelayOpt) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding {}", opt.bind))?;
     println!("relay running at http://{}/", listener.local_addr()?);
-    serve(listener).await
+    serve(listener, opt.direct).await
 }
 
-/// Relays on `listener`'s connections.
-async fn serve(listener: TcpListener) -> anyhow::Result<()> {
-    let rooms = Rooms::default();
+/// Relays on `listener`'s connections (through queues, or `direct`ly).
+async fn serve(listener: TcpListener, direct: bool) -> anyhow::Result<()> {
+    let queued = Rooms::default();
+    let direct_rooms = Rooms::default();
     loop {
         let tcp = match listener.accept().await {
             Ok((tcp, _)) => tcp,
@@ -65,18 +80,24 @@ async fn serve(listener: TcpListener) -> anyhow::Result<()> {
                 continue;
             }
         };
-        let rooms = rooms.clone();
+        let (queued, direct_rooms) = (queued.clone(), direct_rooms.clone());
         tokio::spawn(async move {
-            if let Err(e) = relay(tcp, rooms).await {
+            let result = if direct {
+                relay_direct(tcp, direct_rooms).await
+            } else {
+                relay(tcp, queued).await
+            };
+            if let Err(e) = result {
                 eprintln!("relay socket: {e:#}");
             }
         });
     }
 }
 
+/// The socket's WebSocket, and the room it asked for (its path).
 // The handshake callback's error type is tungstenite's (an HTTP response), not ours.
 #[allow(clippy::result_large_err)]
-async fn relay(tcp: TcpStream, rooms: Rooms) -> anyhow::Result<()> {
+async fn accept(tcp: TcpStream) -> anyhow::Result<(Ws, String)> {
     tcp.set_nodelay(true)?;
     let mut path = String::new();
     let config = WebSocketConfig::default()
@@ -91,8 +112,11 @@ async fn relay(tcp: TcpStream, rooms: Rooms) -> anyhow::Result<()> {
         Some(config),
     )
     .await?;
-    let (tx, mut rx) = mpsc::channel(QUEUE);
-    // Pair with the room's first socket, or be it.
+    Ok((ws, path))
+}
+
+/// Pairs with the room's first socket, or is it: the way to the other socket.
+async fn pair<W: Clone>(rooms: &Rooms<W>, path: String, mine: W) -> anyhow::Result<W> {
     let first = {
         let mut rooms = rooms
             .lock()
@@ -102,9 +126,9 @@ async fn relay(tcp: TcpStream, rooms: Rooms) -> anyhow::Result<()> {
             None => {
                 let (second, wait) = oneshot::channel();
                 rooms.insert(
-                    path.clone(),
+                    path,
                     Waiting {
-                        to_first: tx.clone(),
+                        to_first: mine.clone(),
                         second,
                     },
                 );
@@ -112,13 +136,20 @@ async fn relay(tcp: TcpStream, rooms: Rooms) -> anyhow::Result<()> {
             }
         }
     };
-    let peer = match first {
+    match first {
         Ok(first) => {
-            let _ = first.second.send(tx);
-            first.to_first
+            let _ = first.second.send(mine);
+            Ok(first.to_first)
         }
-        Err(wait) => wait.await.context("the room's second socket never came")?,
-    };
+        Err(wait) => wait.await.context("the room's second socket never came"),
+    }
+}
+
+/// One socket of a queued room: its frames go to the peer's task, the peer's come from it.
+async fn relay(tcp: TcpStream, rooms: Rooms<mpsc::Sender<Message>>) -> anyhow::Result<()> {
+    let (ws, path) = accept(tcp).await?;
+    let (tx, mut rx) = mpsc::channel(QUEUE);
+    let peer = pair(&rooms, path, tx).await?;
     let (mut write, mut read) = ws.split();
     loop {
         tokio::select! {
@@ -144,6 +175,25 @@ async fn relay(tcp: TcpStream, rooms: Rooms) -> anyhow::Result<()> {
     }
 }
 
+/// One socket of a direct room: its task writes its frames into the peer's socket.
+async fn relay_direct(tcp: TcpStream, rooms: Rooms<SharedSink>) -> anyhow::Result<()> {
+    let (ws, path) = accept(tcp).await?;
+    let (write, mut read) = ws.split();
+    let peer = pair(&rooms, path, Arc::new(tokio::sync::Mutex::new(write))).await?;
+    while let Some(frame) = read.next().await {
+        match frame? {
+            m @ Message::Text(_) => {
+                if peer.lock().await.send(m).await.is_err() {
+                    return Ok(());
+                }
+            }
+            Message::Close(_) => return Ok(()),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
@@ -162,9 +212,18 @@ mod tests {
 
     #[tokio::test]
     async fn a_room_passes_each_text_frame_to_the_other_socket() -> anyhow::Result<()> {
+        rooms_pass_frames(false).await
+    }
+
+    #[tokio::test]
+    async fn a_direct_room_passes_each_text_frame_to_the_other_socket() -> anyhow::Result<()> {
+        rooms_pass_frames(true).await
+    }
+
+    async fn rooms_pass_frames(direct: bool) -> anyhow::Result<()> {
         let listener = TcpListener::bind("127.0.0.1:0").await?;
         let url = format!("ws://{}/room1", listener.local_addr()?);
-        tokio::spawn(serve(listener));
+        tokio::spawn(serve(listener, direct));
         let (mut a, _) = tokio_tungstenite::connect_async(url.as_str()).await?;
         let (mut b, _) = tokio_tungstenite::connect_async(url.as_str()).await?;
         a.send(Message::text("from a")).await?;
