@@ -133,7 +133,8 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least 1024 slots).
+    /// A table of half of `mb` megabytes up to `mb` (at least 1024 slots): exactly half when
+    /// `mb` is a power of two ([`TranspositionTable::size_mb`] says what it is).
     pub fn new(mb: usize) -> TranspositionTable {
         // The same slot count as the one-slot table had, so a given `mb` costs what it did.
         let slots = (mb.max(1) * 1024 * 1024 / 16).next_power_of_two() / 2;
