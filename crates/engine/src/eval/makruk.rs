@@ -802,4 +802,87 @@ mod tests {
         );
         assert_eq!(files_and_outposts("7k/8/8/2p5/3n4/4P3/8/K7 w - - 0 1"), 0);
     }
+
+    /// `fen`'s board turned half a turn with the colours swapped, and the other side to move:
+    /// the same position for the other side (the setup is symmetric under that turn).
+    fn turned(fen: &str) -> String {
+        let mut fields = fen.split(' ');
+        let board = fields.next().unwrap_or_default();
+        let turn = if fields.next() == Some("w") { "b" } else { "w" };
+        let rows: Vec<String> = board
+            .split('/')
+            .rev()
+            .map(|row| {
+                // Expanded, turned and swapped, then the empty runs counted again.
+                let expanded: String = row
+                    .chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['1'; n as usize],
+                        None if c.is_ascii_uppercase() => vec![c.to_ascii_lowercase()],
+                        None => vec![c.to_ascii_uppercase()],
+                    })
+                    .collect();
+                let mut out = String::new();
+                let mut empty = 0;
+                for c in expanded.chars().rev() {
+                    if c == '1' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        format!("{} {turn} - - 0 1", rows.join("/"))
+    }
+
+    #[test]
+    fn both_colours_are_judged_alike() {
+        use ttakji_rules::{MoveList, Position as _};
+        // Every term on (the default leaves the threats and the file and outpost terms off),
+        // so that any term that judges one side differently shows.
+        let p = Params {
+            rua_semi_open: 7,
+            rua_open: 11,
+            ma_outpost: 13,
+            ..THREATS
+        };
+        assert!(p.threats_on());
+        let mut rng = crate::Rng::new(11);
+        let mut checked = 0;
+        for game in 0..60 {
+            let mut pos = Position::startpos();
+            for _ in 0..(10 + game * 2) {
+                let fen = pos.fen();
+                let other = position(&turned(&fen));
+                assert_eq!(
+                    turned(&other.fen()),
+                    fen.split(' ').take(2).collect::<Vec<_>>().join(" ") + " - - 0 1"
+                );
+                for params in [&PARAMS, &p] {
+                    assert_eq!(
+                        white_score(&pos, params),
+                        -white_score(&other, params),
+                        "{fen}"
+                    );
+                }
+                checked += 1;
+                let mut moves = MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(checked > 1500);
+    }
 }
