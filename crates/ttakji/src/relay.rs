@@ -181,14 +181,11 @@ async fn relay_direct(tcp: TcpStream, rooms: Rooms<SharedSink>) -> anyhow::Resul
     let (write, mut read) = ws.split();
     let peer = pair(&rooms, path, Arc::new(tokio::sync::Mutex::new(write))).await?;
     while let Some(frame) = read.next().await {
-        match frame? {
-            m @ Message::Text(_) => {
-                if peer.lock().await.send(m).await.is_err() {
-                    return Ok(());
-                }
-            }
-            Message::Close(_) => return Ok(()),
-            _ => {}
+        let m = frame?;
+        if matches!(m, Message::Close(_))
+            || matches!(m, Message::Text(_)) && peer.lock().await.send(m).await.is_err()
+        {
+            return Ok(());
         }
     }
     Ok(())
