@@ -64,6 +64,13 @@ pub trait EngineGame: Rules {
         0
     }
 
+    /// A hash of the position's slow-changing structure (Bia, soldiers, the Khun's or the
+    /// General's guard), for the correction history ([`crate::SearchParams::correction`]).
+    /// 0 everywhere (the default) turns the correction off for the game.
+    fn structure_key(_pos: &Self) -> u64 {
+        0
+    }
+
     /// The count action the side to move attaches to every move here (Makruk: start board
     /// counting when behind with no Bia left, stop its own count when it gets ahead).
     fn count_action(_pos: &Self, _state: &Self::State) -> Option<CountAction> {

@@ -96,6 +96,57 @@ impl ContHistory {
     }
 }
 
+/// Correction history: how far the search's results have come out from the static
+/// evaluation in positions of the same structure ([`EngineGame::structure_key`]), per side to
+/// move, as a running average. The evaluation misjudges a structure the same way wherever it
+/// recurs in the tree, so adding the average to it corrects what the pruning decisions read.
+pub(crate) struct Correction {
+    table: Vec<i32>,
+}
+
+/// Slots per side (a power of two).
+const CORRECTION_SLOTS: usize = 1 << 14;
+/// Values are kept in 1/256 cp.
+const CORRECTION_GRAIN: i32 = 256;
+/// The weight of one update is `min(depth² + 2·depth + 1, 128)` of this.
+const CORRECTION_SCALE: i32 = 256;
+/// Largest correction, in cp.
+const CORRECTION_MAX: i32 = 64;
+
+impl Correction {
+    pub fn new(enabled: bool) -> Correction {
+        Correction {
+            table: vec![0; if enabled { 2 * CORRECTION_SLOTS } else { 0 }],
+        }
+    }
+
+    #[inline]
+    fn slot(side: usize, key: u64) -> usize {
+        side * CORRECTION_SLOTS + (key as usize & (CORRECTION_SLOTS - 1))
+    }
+
+    /// The correction in cp for `side` to move in structure `key` (0 when disabled).
+    #[inline]
+    pub fn get(&self, side: usize, key: u64) -> i32 {
+        self.table
+            .get(Self::slot(side, key))
+            .map_or(0, |v| v / CORRECTION_GRAIN)
+    }
+
+    /// Moves the average towards `diff` (search result minus static evaluation, cp), the
+    /// more the deeper the search that found it.
+    #[inline]
+    pub fn update(&mut self, side: usize, key: u64, diff: i32, depth: i32) {
+        if let Some(v) = self.table.get_mut(Self::slot(side, key)) {
+            let d = depth.clamp(0, 10);
+            let w = (d * d + 2 * d + 1).min(128);
+            let target = diff.clamp(-4 * CORRECTION_MAX, 4 * CORRECTION_MAX) * CORRECTION_GRAIN;
+            let lim = CORRECTION_MAX * CORRECTION_GRAIN;
+            *v = ((*v * (CORRECTION_SCALE - w) + target * w) / CORRECTION_SCALE).clamp(-lim, lim);
+        }
+    }
+}
+
 /// What orders the quiet moves of a node: the history, and the continuation history of the
 /// two moves before it (`prev`, piece-destination keys, 0 where there is none).
 pub(crate) struct QuietOrder<'a> {
@@ -198,6 +249,32 @@ mod tests {
     use ttakji_rules::{makruk, Position};
 
     use super::*;
+
+    #[test]
+    fn the_correction_follows_what_searches_found_and_stays_bounded() {
+        let mut c = Correction::new(true);
+        let (key, other) = (0x1234_5678_9abc_def0, 0x1234_5678_9abc_def1);
+        assert_eq!(c.get(0, key), 0);
+        // Deep results weigh more than shallow ones.
+        c.update(0, key, 200, 1);
+        let shallow = c.get(0, key);
+        c.update(0, other, 200, 4);
+        assert!(0 < shallow && shallow < c.get(0, other), "{shallow}");
+        // Repeated results pull the average to them; the other side and key are untouched.
+        for _ in 0..50 {
+            c.update(0, key, 40, 6);
+        }
+        assert!((38..=40).contains(&c.get(0, key)), "{}", c.get(0, key));
+        assert_eq!(c.get(1, key), 0);
+        for _ in 0..50 {
+            c.update(0, key, -10_000, 10);
+        }
+        assert_eq!(c.get(0, key), -CORRECTION_MAX);
+        // Off: nothing kept, nothing added.
+        let mut off = Correction::new(false);
+        off.update(0, key, 40, 8);
+        assert_eq!(off.get(0, key), 0);
+    }
 
     fn order(pos: &makruk::Position, counter: u16) -> Vec<makruk::Move> {
         order_with(pos, counter, None)

@@ -15,7 +15,7 @@ use ttakji_rules::{MoveList, Position, Side, Variant};
 
 use crate::{
     board::Board,
-    ordering::{ContHistory, History, MovePicker, QuietOrder},
+    ordering::{ContHistory, Correction, History, MovePicker, QuietOrder},
     time::{SearchLimits, TimeManager},
     tt::{Bound, Entry, TranspositionTable},
     EngineGame,
@@ -149,6 +149,7 @@ pub fn search<P: EngineGame>(
             }
         ],
         captures: History::new(),
+        correction: Correction::new(params.correction),
         evals: vec![NO_EVAL; MAX_PLY + 2],
         root_best: None,
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
@@ -183,6 +184,8 @@ struct Searcher<'a, P: EngineGame> {
     counters: Vec<u16>,
     /// The capture history ([`SearchParams::capture_history`]).
     captures: History,
+    /// The correction history ([`SearchParams::correction`]).
+    correction: Correction,
     /// Static eval by ply on the current path ([`NO_EVAL`] in check).
     evals: Vec<i32>,
     /// The best root move of the running root search, with its score, once one has beaten
@@ -296,6 +299,14 @@ pub struct SearchParams {
     /// Whether the quiet-move history is halved after each iteration (Stockfish keeps it
     /// whole through a search).
     pub age_history: bool,
+    /// Correction history: the static evaluation read by the pruning decisions is corrected
+    /// by how far searches have come out from it in positions of the same structure
+    /// ([`EngineGame::structure_key`]), as in Stockfish since 2023.
+    pub correction: bool,
+    /// Whether a table score that bounds the node's value on the right side (a lower bound
+    /// above the eval, an upper bound below it) stands in for the eval in the pruning
+    /// decisions, as in Stockfish.
+    pub tt_eval: bool,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -329,6 +340,8 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     nmp_depth: 3,
     see_shallow: false,
     age_history: true,
+    correction: false,
+    tt_eval: false,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -419,6 +432,8 @@ impl SearchParams {
             }
             "seeprune" => self.see_shallow = false,
             "age" => self.age_history = false,
+            "corr" => self.correction = false,
+            "tteval" => self.tt_eval = false,
             _ => return None,
         }
         Some(self)
@@ -458,6 +473,8 @@ impl SearchParams {
                 self.see_ordering = true;
             }
             "seeprune" => self.see_shallow = true,
+            "corr" => self.correction = true,
+            "tteval" => self.tt_eval = true,
             // The session-5 parts (`SEARCH_PARAMS`), one at a time over another set.
             "improving" => self.improving = true,
             "lmradj" => self.lmr_adjust = true,
@@ -535,6 +552,8 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     nmp_depth: 3,
     see_shallow: false,
     age_history: true,
+    correction: false,
+    tt_eval: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -863,14 +882,37 @@ impl<P: EngineGame> Searcher<'_, P> {
                 }
             }
         }
-        let eval = match entry {
+        let raw_eval = match entry {
             Some(e) if !in_check => e.eval,
             _ if in_check => -INF,
             _ => P::evaluate(&node.pos, &node.state),
         };
-        let tactical = in_check || forced;
         let p = self.params;
-        self.evals[ply] = if in_check { NO_EVAL } else { eval };
+        let side = node.pos.turn().index();
+        let structure = if p.correction && !in_check {
+            P::structure_key(&node.pos)
+        } else {
+            0
+        };
+        // The static eval, corrected; the pruning below reads `eval`, which a table bound
+        // on the right side of it may refine.
+        let static_eval = if in_check {
+            -INF
+        } else {
+            (raw_eval + self.correction.get(side, structure)).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        };
+        let mut eval = static_eval;
+        if let Some(e) = entry.filter(|e| p.tt_eval && !in_check && e.score.abs() < MATE_BOUND) {
+            let s = score_from_tt(e.score, ply);
+            if e.bound == Bound::Exact
+                || e.bound == Bound::Lower && s > eval
+                || e.bound == Bound::Upper && s < eval
+            {
+                eval = s;
+            }
+        }
+        let tactical = in_check || forced;
+        self.evals[ply] = if in_check { NO_EVAL } else { static_eval };
         // Whether the eval went up since this side's last move (true when unknown).
         let improving = !p.improving
             || !in_check
@@ -932,7 +974,6 @@ impl<P: EngineGame> Searcher<'_, P> {
         } else {
             P::count_action(&node.pos, &node.state)
         };
-        let side = node.pos.turn().index();
         let prev = [
             if ply >= 1 { self.moved[ply - 1] } else { 0 },
             if ply >= 2 { self.moved[ply - 2] } else { 0 },
@@ -1217,9 +1258,22 @@ impl<P: EngineGame> Searcher<'_, P> {
                     score: score_to_tt(best, ply),
                     depth: depth.max(0) as u32,
                     bound,
-                    eval: if in_check { 0 } else { eval },
+                    eval: if in_check { 0 } else { raw_eval },
                 },
             );
+        }
+        // The correction learns from results that say more than the static eval: not in
+        // check, not a capture's gain, and a bound only on the side it bounds.
+        if p.correction
+            && !in_check
+            && excluded.is_none()
+            && best.abs() < MATE_BOUND
+            && best_move.is_none_or(|m| !self.board.current().pos.is_capture(m))
+            && !(bound == Bound::Lower && best <= static_eval)
+            && !(bound == Bound::Upper && best >= static_eval)
+        {
+            self.correction
+                .update(side, structure, best - static_eval, depth);
         }
         best
     }
@@ -1624,6 +1678,21 @@ mod tests {
             7,
             5,
         );
+    }
+
+    #[test]
+    fn the_corrected_eval_keeps_the_mates_and_changes_the_tree() {
+        assert_mates_kept(
+            |base| base.with("corr").and_then(|p| p.with("tteval")),
+            7,
+            5,
+        );
+        let base = xiangqi_nodes(XIANGQI_SEARCH);
+        for flag in ["corr", "tteval"] {
+            let p = XIANGQI_SEARCH.with(flag).expect(flag);
+            assert_ne!(xiangqi_nodes(p), base, "{flag} searched the same tree");
+            assert_eq!(p.without(flag), Some(XIANGQI_SEARCH));
+        }
     }
 
     #[test]

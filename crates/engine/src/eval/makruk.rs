@@ -556,6 +556,23 @@ impl EngineGame for Position {
         pos.count(us, Role::Rua) > 0 || pos.count(us, Role::Ma) + pos.count(us, Role::Khon) >= 2
     }
 
+    fn structure_key(pos: &Self) -> u64 {
+        // Where the Bia stand, and how many pieces of each kind each side has.
+        let mut h = 0u64;
+        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            h = h.wrapping_add(
+                super::mix(pos.bitboard(color, Role::Bia).0).rotate_left(32 * i as u32),
+            );
+            for role in [Role::Met, Role::Khon, Role::Ma, Role::Rua] {
+                let n = u64::from(pos.count(color, role));
+                h = h.wrapping_add(super::mix(
+                    (1 << 40) | (i as u64) << 8 | (role.index() as u64) << 4 | n,
+                ));
+            }
+        }
+        h
+    }
+
     fn state_key(state: &MakrukState) -> u64 {
         match state.count {
             None => 0,
@@ -629,6 +646,29 @@ mod tests {
 
     fn position(fen: &str) -> Position {
         <Position as ttakji_rules::Position>::from_fen(fen).expect("FEN")
+    }
+
+    #[test]
+    fn the_structure_key_follows_the_bia_and_the_material_only() {
+        let key = |fen| <Position as EngineGame>::structure_key(&position(fen));
+        let start = key("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1");
+        // A Ma out, or the other side to move: the same structure.
+        assert_eq!(
+            start,
+            key("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - - 0 1")
+        );
+        assert_eq!(
+            start,
+            key("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/4N3/RNSKMS1R b - - 0 1")
+        );
+        // A Bia forward, the other colour's Bia forward to that square, a Ma fewer: new ones.
+        let moved = key("rnsmksnr/8/pppppppp/8/4P3/PPPP1PPP/8/RNSKMSNR b - - 0 1");
+        let swapped = key("rnsmksnr/8/pppp1ppp/8/4p3/PPPPPPPP/8/RNSKMSNR w - - 0 1");
+        let fewer = key("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMS1R w - - 0 1");
+        let all = [start, moved, swapped, fewer];
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| a != b), "{all:x?}");
+        }
     }
 
     #[test]

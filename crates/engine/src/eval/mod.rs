@@ -35,6 +35,17 @@ pub(crate) fn assert_exchange_bounds_agree<P: crate::EngineGame>(games: usize) {
     }
 }
 
+/// Mixes one item of a structure key ([`crate::EngineGame::structure_key`]): the keys are
+/// sums of mixed items, so the same pieces on the same squares give the same key in any
+/// order, and the mixing keeps different sets apart (a plain sum would not).
+#[inline]
+pub(crate) fn mix(x: u64) -> u64 {
+    // splitmix64's finaliser.
+    let mut z = x.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 /// A parameter table seen as a flat list of integers, for tuning.
 pub trait Tunable: Copy {
     /// Every parameter, in a fixed order.

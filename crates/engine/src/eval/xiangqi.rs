@@ -821,6 +821,19 @@ impl EngineGame for Position {
         })
     }
 
+    fn structure_key(pos: &Self) -> u64 {
+        // Where the soldiers and each General and its guards stand, and which attacking
+        // pieces each side has (a multiset: no squares).
+        pos.pieces().fold(0u64, |h, (sq, p)| {
+            let piece = (p.color.index() * 7 + p.role as usize) as u64;
+            let item = match p.role {
+                Role::Chariot | Role::Horse | Role::Cannon => piece,
+                _ => 16 + piece * 90 + sq.index() as u64,
+            };
+            h.wrapping_add(super::mix(item))
+        })
+    }
+
     fn may_end(_pos: &Self, _state: &(), has_moves: bool, zeroing: bool) -> bool {
         !has_moves || zeroing
     }
@@ -859,6 +872,32 @@ mod tests {
     use ttakji_rules::{xiangqi::Piece, Position as _};
 
     use super::*;
+
+    #[test]
+    fn the_structure_key_follows_soldiers_generals_and_guards_only() {
+        let key =
+            |fen| <Position as EngineGame>::structure_key(&Position::from_fen(fen).expect("FEN"));
+        let start = key("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1");
+        // A cannon to the middle, a horse out: the same structure.
+        assert_eq!(
+            start,
+            key("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RHEAKAEHR b - - 0 1")
+        );
+        assert_eq!(
+            start,
+            key("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C4HC1/9/RHEAKAE1R b - - 0 1")
+        );
+        // A soldier forward, an advisor up, a chariot fewer: new ones.
+        let all = [
+            start,
+            key("rheakaehr/9/1c5c1/p1p1p1p1p/9/4P4/P1P3P1P/1C5C1/9/RHEAKAEHR b - - 0 1"),
+            key("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4A4/RHE1KAEHR b - - 0 1"),
+            key("rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEH1 w - - 0 1"),
+        ];
+        for (i, a) in all.iter().enumerate() {
+            assert!(all[i + 1..].iter().all(|b| a != b), "{all:x?}");
+        }
+    }
 
     #[test]
     fn network_inputs_see_each_side_from_its_own_side_of_the_board() {
