@@ -68,8 +68,21 @@ pub async fn run(opt: RelayOpt) -> anyhow::Result<()> {
 
 /// Relays on `listener`'s connections (through queues, or `direct`ly).
 async fn serve(listener: TcpListener, direct: bool) -> anyhow::Result<()> {
-    let queued = Rooms::default();
-    let direct_rooms = Rooms::default();
+    if direct {
+        accept_loop(listener, relay_direct).await
+    } else {
+        accept_loop(listener, relay).await
+    }
+}
+
+/// Accepts sockets for ever and hands each, with the room map, to `socket`.
+async fn accept_loop<W, F, Fut>(listener: TcpListener, socket: F) -> anyhow::Result<()>
+where
+    W: Send + 'static,
+    F: Fn(TcpStream, Rooms<W>) -> Fut,
+    Fut: std::future::Future<Output = anyhow::Result<()>> + Send + 'static,
+{
+    let rooms = Rooms::<W>::default();
     loop {
         let tcp = match listener.accept().await {
             Ok((tcp, _)) => tcp,
@@ -80,14 +93,9 @@ async fn serve(listener: TcpListener, direct: bool) -> anyhow::Result<()> {
                 continue;
             }
         };
-        let (queued, direct_rooms) = (queued.clone(), direct_rooms.clone());
+        let task = socket(tcp, rooms.clone());
         tokio::spawn(async move {
-            let result = if direct {
-                relay_direct(tcp, direct_rooms).await
-            } else {
-                relay(tcp, queued).await
-            };
-            if let Err(e) = result {
+            if let Err(e) = task.await {
                 eprintln!("relay socket: {e:#}");
             }
         });
