@@ -2,8 +2,9 @@
 //! DEPTH|MILLISms|NODESnodes [FEN]`. Prints the search's `info` lines and the best move. With
 //! `SEARCH=s4` the session-4 search parameters are used ([`ttakji_engine::S4_PARAMS`]); with
 //! `SEARCH=no-iir,no-lmr,...` the named features are off (as in `match`), with `cont` the
-//! continuation history is on (`support/flags.rs`). `MAKRUK_PARAMS=name=value,...` changes
-//! Makruk evaluation parameters by their tuning names (`value[3]`, `tempo`, ...);
+//! continuation history is on (`support/flags.rs`). `MAKRUK_PARAMS=name=value,...` and
+//! `XIANGQI_PARAMS=name=value,...` change Makruk's and Xiangqi's evaluation parameters by
+//! their tuning names (`value[3]`, `tempo`, ...);
 //! `NET=FILE` evaluates Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`).
 
 use std::{sync::atomic::AtomicBool, time::Duration};

@@ -307,6 +307,9 @@ pub struct SearchParams {
     /// above the eval, an upper bound below it) stands in for the eval in the pruning
     /// decisions, as in Stockfish.
     pub tt_eval: bool,
+    /// Mate-threat extension: a node where passing (the null move) gets the side to move
+    /// mated is searched one ply deeper (within twice the iteration's depth, as checks).
+    pub mate_threat: bool,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -342,6 +345,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     age_history: true,
     correction: false,
     tt_eval: false,
+    mate_threat: false,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -434,6 +438,7 @@ impl SearchParams {
             "age" => self.age_history = false,
             "corr" => self.correction = false,
             "tteval" => self.tt_eval = false,
+            "threat" => self.mate_threat = false,
             _ => return None,
         }
         Some(self)
@@ -475,6 +480,7 @@ impl SearchParams {
             "seeprune" => self.see_shallow = true,
             "corr" => self.correction = true,
             "tteval" => self.tt_eval = true,
+            "threat" => self.mate_threat = true,
             // The session-5 parts (`SEARCH_PARAMS`), one at a time over another set.
             "improving" => self.improving = true,
             "lmradj" => self.lmr_adjust = true,
@@ -554,6 +560,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     age_history: true,
     correction: false,
     tt_eval: false,
+    mate_threat: false,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -929,6 +936,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         }
 
         // Null move: if passing still fails high, a real move will too (not in zugzwang).
+        let mut threatened = false;
         if !pv_node
             && !tactical
             && null_ok
@@ -952,6 +960,7 @@ impl<P: EngineGame> Searcher<'_, P> {
             if s >= beta {
                 return if s > MATE_BOUND { beta } else { s };
             }
+            threatened = s < -MATE_BOUND;
         }
 
         // Internal iterative reduction: without a move from the table this node was never
@@ -959,6 +968,9 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut depth = depth;
         if p.iir_depth > 0 && depth >= p.iir_depth && tt_key == 0 {
             depth -= 1;
+        }
+        if p.mate_threat && threatened && ply < 2 * self.root_depth as usize {
+            depth += 1;
         }
 
         let node = self.board.current();
@@ -1681,14 +1693,18 @@ mod tests {
     }
 
     #[test]
-    fn the_corrected_eval_keeps_the_mates_and_changes_the_tree() {
+    fn the_corrected_eval_and_the_threat_extension_keep_the_mates_and_change_the_tree() {
         assert_mates_kept(
-            |base| base.with("corr").and_then(|p| p.with("tteval")),
+            |base| {
+                base.with("corr")
+                    .and_then(|p| p.with("tteval"))
+                    .and_then(|p| p.with("threat"))
+            },
             7,
             5,
         );
         let base = xiangqi_nodes(XIANGQI_SEARCH);
-        for flag in ["corr", "tteval"] {
+        for flag in ["corr", "tteval", "threat"] {
             let p = XIANGQI_SEARCH.with(flag).expect(flag);
             assert_ne!(xiangqi_nodes(p), base, "{flag} searched the same tree");
             assert_eq!(p.without(flag), Some(XIANGQI_SEARCH));

@@ -3,7 +3,8 @@
 //! [`ttakji_engine::SearchParams::without`]), `cont` (continuation history on), `seN`
 //! (singular extensions from depth N) and any feature [`ttakji_engine::SearchParams::with`]
 //! turns on or sets (`qchecks`, `extall`, `partial`, `cxN`, `rchecks`, `counter`, `capthist`,
-//! `lmrdivN`, `lmrbaseN`, `cprN`, `cutrN`, `nmpdN`, `lmpsf`, `see`, `seeprune`), applied in
+//! `lmrdivN`, `lmrbaseN`, `cprN`, `cutrN`, `nmpdN`, `lmpsf`, `see`, `seeprune`, `corr`,
+//! `tteval`, `threat`), applied in
 //! order to the game's default parameters.
 
 use ttakji_engine::{default_params, SearchParams, S4_PARAMS};
@@ -36,19 +37,26 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
     Ok(Some(p))
 }
 
-/// Sets this thread's Makruk evaluation parameters from `MAKRUK_PARAMS=name=value,...`
-/// (tuning names: `value[3]`, `tempo`, ...), if it is set.
+/// Sets this thread's Makruk and Xiangqi evaluation parameters from
+/// `MAKRUK_PARAMS=name=value,...` and `XIANGQI_PARAMS=name=value,...` (tuning names:
+/// `value[3]`, `tempo`, ...), where they are set.
 #[allow(dead_code)] // not every example that reads `SEARCH` takes evaluation parameters
 pub fn makruk_params_from_env() -> Result<(), String> {
-    use ttakji_engine::makruk_eval;
-    let Ok(list) = std::env::var("MAKRUK_PARAMS") else {
-        return Ok(());
-    };
-    let mut p = makruk_eval::PARAMS;
-    for item in list.split(',').filter(|s| !s.is_empty()) {
-        p = set_param(p, item)?;
+    use ttakji_engine::{makruk_eval, xiangqi_eval};
+    if let Ok(list) = std::env::var("MAKRUK_PARAMS") {
+        let mut p = makruk_eval::PARAMS;
+        for item in list.split(',').filter(|s| !s.is_empty()) {
+            p = set_param(p, item)?;
+        }
+        makruk_eval::set_thread_params(Some(p));
     }
-    makruk_eval::set_thread_params(Some(p));
+    if let Ok(list) = std::env::var("XIANGQI_PARAMS") {
+        let mut p = xiangqi_eval::PARAMS;
+        for item in list.split(',').filter(|s| !s.is_empty()) {
+            p = set_param(p, item)?;
+        }
+        xiangqi_eval::set_thread_params(Some(p));
+    }
     Ok(())
 }
 
