@@ -66,7 +66,7 @@ pub trait EngineGame: Rules {
 
     /// A hash of the position's slow-changing structure (Bia, soldiers, the Khun's or the
     /// General's guard), for the correction history ([`crate::SearchParams::correction`]).
-    /// 0 everywhere (the default) turns the correction off for the game.
+    /// The default, 0 everywhere (checkers), leaves the correction one average per side.
     fn structure_key(_pos: &Self) -> u64 {
         0
     }
