@@ -24,7 +24,7 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
     if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
     }
-    flags::makruk_params_from_env()?;
+    flags::eval_params_from_env()?;
     if let Ok(path) = std::env::var("NET") {
         let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
         let net =

@@ -41,23 +41,28 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
 /// `MAKRUK_PARAMS=name=value,...` and `XIANGQI_PARAMS=name=value,...` (tuning names:
 /// `value[3]`, `tempo`, ...), where they are set.
 #[allow(dead_code)] // not every example that reads `SEARCH` takes evaluation parameters
-pub fn makruk_params_from_env() -> Result<(), String> {
+pub fn eval_params_from_env() -> Result<(), String> {
     use ttakji_engine::{makruk_eval, xiangqi_eval};
-    if let Ok(list) = std::env::var("MAKRUK_PARAMS") {
-        let mut p = makruk_eval::PARAMS;
-        for item in list.split(',').filter(|s| !s.is_empty()) {
-            p = set_param(p, item)?;
-        }
+    if let Some(p) = params_from_env("MAKRUK_PARAMS", makruk_eval::PARAMS)? {
         makruk_eval::set_thread_params(Some(p));
     }
-    if let Ok(list) = std::env::var("XIANGQI_PARAMS") {
-        let mut p = xiangqi_eval::PARAMS;
-        for item in list.split(',').filter(|s| !s.is_empty()) {
-            p = set_param(p, item)?;
-        }
+    if let Some(p) = params_from_env("XIANGQI_PARAMS", xiangqi_eval::PARAMS)? {
         xiangqi_eval::set_thread_params(Some(p));
     }
     Ok(())
+}
+
+/// `base` with the parameters of the environment variable `var` set, if it is set.
+#[allow(dead_code)] // as `eval_params_from_env`, its only caller
+fn params_from_env<T: ttakji_engine::Tunable>(var: &str, base: T) -> Result<Option<T>, String> {
+    let Ok(list) = std::env::var(var) else {
+        return Ok(None);
+    };
+    let mut p = base;
+    for item in list.split(',').filter(|s| !s.is_empty()) {
+        p = set_param(p, item)?;
+    }
+    Ok(Some(p))
 }
 
 /// `p` with one parameter set from `name=value` (a tuning name: `value[3]`, `tempo`, ...).
