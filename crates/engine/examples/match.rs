@@ -18,7 +18,8 @@
 //! (the countermove heuristic), `/capthist` (the capture history), `/see` (static exchange
 //! evaluation in quiescence and ordering, for Xiangqi), `/seeprune` (Fairy-Stockfish's
 //! pruning by it at shallow depth), `/corr` (the correction history), `/tteval` (the table's
-//! bound as the eval), `/threat` (the mate-threat extension),
+//! bound as the eval), `/threat` (the mate-threat extension), `/pcN` (ProbCut with a margin
+//! of N cp),
 //! `/lmrdivN` and `/lmrbaseN` (the late-move reductions' divisor and base), and the
 //! session-5 parts `/improving`, `/lmradj`, `/seemain`, `/prune5`, `/nmp5`, `/rfpN`, `/iirN`
 //! change one feature over the parameters so far ([`ttakji_engine::SearchParams::with`]), `/msN` thinks N

@@ -310,6 +310,11 @@ pub struct SearchParams {
     /// Mate-threat extension: a node where passing (the null move) gets the side to move
     /// mated is searched one ply deeper (within twice the iteration's depth, as checks).
     pub mate_threat: bool,
+    /// ProbCut margin in centipawns (0: off): from depth 5 in non-PV nodes, a capture that
+    /// SEE says can win the margin above beta is searched four plies shallower against
+    /// `beta + margin`; if it holds there, the node fails high without its full search, as
+    /// in Stockfish (its margin: 180, less 46 while the eval improves).
+    pub probcut: i32,
 }
 
 /// The session-5 parameters (Makruk's default, see [`default_params`]).
@@ -346,6 +351,7 @@ pub const SEARCH_PARAMS: SearchParams = SearchParams {
     correction: false,
     tt_eval: false,
     mate_threat: false,
+    probcut: 0,
 };
 
 /// The session-5 reductions (LMR, null move, IIR) and the partial root move, with session
@@ -398,7 +404,9 @@ impl SearchParams {
     /// `rchecks` stops reducing checks, `counter` and `capthist` turn the countermove and the
     /// capture history off, `see` every use of static exchange evaluation, `seeprune` its
     /// shallow pruning ([`SearchParams::see_shallow`]), `age` the history's halving after
-    /// each iteration ([`SearchParams::age_history`]). `None` for an unknown name.
+    /// each iteration ([`SearchParams::age_history`]); `corr`, `tteval`, `threat` and `pc`
+    /// turn the correction history, the table's bound as the eval, the mate-threat
+    /// extension and ProbCut off. `None` for an unknown name.
     pub fn without(mut self, feature: &str) -> Option<SearchParams> {
         let s4 = S4_PARAMS;
         match feature {
@@ -439,6 +447,7 @@ impl SearchParams {
             "corr" => self.correction = false,
             "tteval" => self.tt_eval = false,
             "threat" => self.mate_threat = false,
+            "pc" => self.probcut = 0,
             _ => return None,
         }
         Some(self)
@@ -462,7 +471,8 @@ impl SearchParams {
     /// moves at expected cut nodes N plies more ([`SearchParams::cut_reduction`], 0–3),
     /// `nmpdN` tries the null move from depth N on ([`SearchParams::nmp_depth`], 1–8) and
     /// `lmpsf` sets move-count limits near its own, `3 + depth²` quiet moves while the eval
-    /// improves and two thirds of that when it does not (Fairy-Stockfish: half). `None` for
+    /// improves and two thirds of that when it does not (Fairy-Stockfish: half); `pcN` turns
+    /// ProbCut on with a margin of N cp ([`SearchParams::probcut`], 50–1000). `None` for
     /// an unknown name.
     pub fn with(mut self, feature: &str) -> Option<SearchParams> {
         let number = |prefix: &str| feature.strip_prefix(prefix)?.parse::<i32>().ok();
@@ -520,6 +530,9 @@ impl SearchParams {
                 self.lmp_moves = [0, 4, 7, 12, 19, 28];
                 self.improving = true;
             }
+            _ if number("pc").is_some_and(|n| (50..=1000).contains(&n)) => {
+                self.probcut = number("pc").unwrap_or(0)
+            }
             _ if number("cutr").is_some_and(|n| (0..=3).contains(&n)) => {
                 self.cut_reduction = number("cutr").unwrap_or(0)
             }
@@ -561,6 +574,7 @@ pub const S4_PARAMS: SearchParams = SearchParams {
     correction: false,
     tt_eval: false,
     mate_threat: false,
+    probcut: 0,
 };
 
 /// No futility, move-count or SEE pruning (the search before they were added).
@@ -963,6 +977,30 @@ impl<P: EngineGame> Searcher<'_, P> {
             threatened = s < -MATE_BOUND;
         }
 
+        // ProbCut: a capture that wins enough to stay above beta by a margin in a shallower
+        // search makes the full search of this node unnecessary. Not where the table
+        // already says a search this deep stays below that bar.
+        if p.probcut > 0
+            && !pv_node
+            && !tactical
+            && excluded.is_none()
+            && depth >= 5
+            && beta.abs() < MATE_BOUND
+        {
+            let pc_beta = beta + p.probcut - p.probcut / 4 * i32::from(p.improving && improving);
+            let refuted = entry.is_some_and(|e| {
+                e.depth as i32 >= depth - 3 && score_from_tt(e.score, ply) < pc_beta
+            });
+            if !refuted && pc_beta < MATE_BOUND {
+                if let Some(s) = self.probcut(depth, pc_beta, static_eval, raw_eval, cut) {
+                    return s;
+                }
+                if self.aborted {
+                    return 0;
+                }
+            }
+        }
+
         // Internal iterative reduction: without a move from the table this node was never
         // searched at this depth; search it shallower first.
         let mut depth = depth;
@@ -1288,6 +1326,70 @@ impl<P: EngineGame> Searcher<'_, P> {
                 .update(side, structure, best - static_eval, depth);
         }
         best
+    }
+
+    /// ProbCut's captures (see [`SearchParams::probcut`]): the score of the first that holds
+    /// `pc_beta` in quiescence and then four plies shallower, stored as a lower bound.
+    fn probcut(
+        &mut self,
+        depth: i32,
+        pc_beta: i32,
+        static_eval: i32,
+        raw_eval: i32,
+        cut: bool,
+    ) -> Option<i32> {
+        let ply = self.board.ply();
+        let node = self.board.current();
+        let key = node.key;
+        let mut moves = MoveList::new();
+        node.pos.legal_noisy_moves(&mut moves);
+        let action = P::count_action(&node.pos, &node.state);
+        let mut picker = MovePicker::new(
+            &node.pos,
+            &moves,
+            0,
+            [None; 2],
+            0,
+            &QuietOrder {
+                history: &self.history,
+                cont: None,
+                captures: self.params.capture_history.then_some(&self.captures),
+            },
+            false,
+        );
+        while let Some((m, _)) = picker.next() {
+            let pos = &self.board.current().pos;
+            if !pos.is_capture(m) {
+                break;
+            }
+            if !P::see_ge(pos, m, pc_beta - static_eval) {
+                continue;
+            }
+            self.moved[ply] = P::piece_to(pos, m);
+            self.board.push(m, action);
+            let mut s = -self.qsearch(-pc_beta, -pc_beta + 1, 0);
+            if s >= pc_beta && !self.aborted {
+                s = -self.negamax(depth - 4, -pc_beta, -pc_beta + 1, true, !cut);
+            }
+            self.board.pop();
+            if self.aborted {
+                return None;
+            }
+            if s >= pc_beta {
+                self.tt.store(
+                    key,
+                    Entry {
+                        move_key: P::move_key(m),
+                        score: score_to_tt(s, ply),
+                        depth: (depth - 3) as u32,
+                        bound: Bound::Lower,
+                        eval: raw_eval,
+                    },
+                );
+                return Some(s);
+            }
+        }
+        None
     }
 
     /// Quiescence search below the horizon: captures (and check evasions, and in checkers
@@ -1708,6 +1810,21 @@ mod tests {
             let p = XIANGQI_SEARCH.with(flag).expect(flag);
             assert_ne!(xiangqi_nodes(p), base, "{flag} searched the same tree");
             assert_eq!(p.without(flag), Some(XIANGQI_SEARCH));
+        }
+    }
+
+    #[test]
+    fn probcut_keeps_the_mates_parses_its_margin_and_changes_the_tree() {
+        assert_mates_kept(|base| base.with("pc200"), 7, 5);
+        assert_eq!(XIANGQI_SEARCH.with("pc150").map(|p| p.probcut), Some(150));
+        assert_eq!(XIANGQI_SEARCH.with("pc10"), None);
+        assert_eq!(XIANGQI_SEARCH.with("pc2000"), None);
+        let p = XIANGQI_SEARCH.with("pc200").expect("pc200");
+        assert_eq!(p.without("pc"), Some(XIANGQI_SEARCH));
+        assert_ne!(xiangqi_nodes(p), xiangqi_nodes(XIANGQI_SEARCH));
+        // Off in every default.
+        for p in [SEARCH_PARAMS, XIANGQI_SEARCH, S4_PARAMS] {
+            assert_eq!(p.probcut, 0);
         }
     }
 

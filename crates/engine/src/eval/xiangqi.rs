@@ -29,6 +29,10 @@ pub struct Params {
     pub chariot_mobility: i32,
     /// Per point a horse can reach (leg free, no own piece).
     pub horse_mobility: i32,
+    /// Most squares a chariot's mobility counts (17, every one it can reach: linear).
+    pub chariot_mobility_cap: i32,
+    /// Most points a horse's mobility counts (8: linear).
+    pub horse_mobility_cap: i32,
     /// Cannon value change per piece on the board beyond 16 (cannons like a full board).
     pub cannon_crowd: i32,
     /// Horse value change per piece on the board below 16.
@@ -89,6 +93,8 @@ pub const PARAMS: Params = Params {
     advance: [0, 14, -10, 16, 0, 0, 0],
     chariot_mobility: 15,
     horse_mobility: 30,
+    chariot_mobility_cap: 17,
+    horse_mobility_cap: 8,
     cannon_crowd: 17,
     horse_sparse: -5,
     palace_pressure: 40,
@@ -147,6 +153,8 @@ pub const HAND_SET: Params = Params {
     advance: [0, 0, 0, 6, 2, 0, 0],
     chariot_mobility: 3,
     horse_mobility: 6,
+    chariot_mobility_cap: 17,
+    horse_mobility_cap: 8,
     cannon_crowd: 3,
     horse_sparse: 3,
     palace_pressure: 25,
@@ -490,6 +498,7 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
             }
             Role::Horse => {
                 s += p.horse_sparse * (16 - n);
+                let mut points = 0;
                 for ((lf, lr), (tf, tr)) in HORSE_STEPS {
                     // A landing point on the board has its leg on the board too.
                     let (tf, tr) = (f + tf, r + tr);
@@ -498,7 +507,7 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                         && piece_at(f + lf, r + lr).is_none()
                     {
                         if piece_at(tf, tr).is_none_or(|x| x.color != piece.color) {
-                            s += p.horse_mobility;
+                            points += 1;
                             checks += target
                                 .map_or(0, |t| i32::from((t.horse >> (tr * 9 + tf)) & 1 != 0));
                         }
@@ -507,6 +516,7 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                         }
                     }
                 }
+                s += p.horse_mobility * points.min(p.horse_mobility_cap);
                 if in_enemy_half_near_palace {
                     attackers[us] += 1;
                 }
@@ -535,7 +545,7 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                 if let Some(t) = target {
                     checks += t.line_checks(&t.chariot, (f, r), spans[0], spans[1]);
                 }
-                s += p.chariot_mobility * reach;
+                s += p.chariot_mobility * reach.min(p.chariot_mobility_cap);
                 if rel >= 4 {
                     attackers[us] += 1;
                 }
@@ -857,6 +867,8 @@ crate::eval::tunable!(Params {
         soldier_center,
         chariot_mobility,
         horse_mobility,
+        chariot_mobility_cap,
+        horse_mobility_cap,
         cannon_crowd,
         horse_sparse,
         palace_pressure,
@@ -1031,12 +1043,13 @@ mod tests {
                 }
                 Role::Horse => {
                     s += p.horse_sparse * (16 - n);
+                    let mut points = 0;
                     for ((lf, lr), (tf, tr)) in HORSE_STEPS {
                         if at(&board, f + lf, r + lr) == Some(None) {
                             if let Some(t) = at(&board, f + tf, r + tr) {
                                 hits += i32::from(in_palace(f + tf, r + tr));
                                 if t.is_none_or(|x| x.color != piece.color) {
-                                    s += p.horse_mobility;
+                                    points += 1;
                                     let (hf, hr) = (f + tf, r + tr);
                                     checks += i32::from(HORSE_STEPS.iter().any(
                                         |&((lf, lr), (jf, jr))| {
@@ -1048,11 +1061,13 @@ mod tests {
                             }
                         }
                     }
+                    s += p.horse_mobility * points.min(p.horse_mobility_cap);
                     if in_enemy_half_near_palace {
                         attackers[us] += 1;
                     }
                 }
                 Role::Chariot => {
+                    let mut reach = 0;
                     for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
                         let (mut cf, mut cr) = (f + df, r + dr);
                         while let Some(t) = at(&board, cf, cr) {
@@ -1061,10 +1076,10 @@ mod tests {
                                 checks += line_check(cf, cr, 0);
                             }
                             match t {
-                                None => s += p.chariot_mobility,
+                                None => reach += 1,
                                 Some(x) => {
                                     if x.color != piece.color {
-                                        s += p.chariot_mobility;
+                                        reach += 1;
                                     }
                                     break;
                                 }
@@ -1073,6 +1088,7 @@ mod tests {
                             cr += dr;
                         }
                     }
+                    s += p.chariot_mobility * reach.min(p.chariot_mobility_cap);
                     if rel >= 4 || (forward != 0 && in_enemy_half_near_palace) {
                         attackers[us] += 1;
                     }
@@ -1120,6 +1136,11 @@ mod tests {
     fn the_fast_evaluation_agrees_with_the_mailbox_one() {
         let mut rng = crate::Rng::new(9);
         let psq = with_tables(PARAMS);
+        let capped = Params {
+            chariot_mobility_cap: 6,
+            horse_mobility_cap: 3,
+            ..KING_CHECKS
+        };
         for game in 0..200 {
             let mut pos = Position::startpos();
             for _ in 0..(20 + game % 120) {
@@ -1129,7 +1150,15 @@ mod tests {
                     break;
                 }
                 pos.play_unchecked(moves[rng.below(moves.len())]);
-                for p in [PARAMS, HAND_SET, KING_SAFETY, KING_CHECKS, KING_STRONG, psq] {
+                for p in [
+                    PARAMS,
+                    HAND_SET,
+                    KING_SAFETY,
+                    KING_CHECKS,
+                    KING_STRONG,
+                    psq,
+                    capped,
+                ] {
                     assert_eq!(
                         white_score(&pos, &p),
                         white_score_mailbox(&pos, &p),
@@ -1139,6 +1168,40 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_mobility_caps_bound_what_reach_is_worth() {
+        // Red's chariot on d1 reaches the 9 points up its open file and 3 along the rank
+        // (its General stands on e1): 12; Red's horse on e3 jumps to 7 points (not onto
+        // its own chariot).
+        let pos = Position::from_fen("4k4/9/9/9/9/9/9/4H4/9/3RK4 w - - 0 1").expect("FEN");
+        let score = |chariot, horse| {
+            white_score(
+                &pos,
+                &Params {
+                    chariot_mobility_cap: chariot,
+                    horse_mobility_cap: horse,
+                    ..PARAMS
+                },
+            )
+        };
+        let full = score(17, 8);
+        assert_eq!(
+            full - score(5, 8),
+            PARAMS.chariot_mobility * 7,
+            "chariot capped at 5"
+        );
+        assert_eq!(
+            full - score(17, 2),
+            PARAMS.horse_mobility * 5,
+            "horse capped at 2"
+        );
+        assert_eq!(
+            score(17, 8),
+            score(40, 40),
+            "a cap above the reach changes nothing"
+        );
     }
 
     #[test]
