@@ -313,7 +313,9 @@ pub struct SearchParams {
     /// ProbCut margin in centipawns (0: off): from depth 5 in non-PV nodes, a capture that
     /// SEE says can win the margin above beta is searched four plies shallower against
     /// `beta + margin`; if it holds there, the node fails high without its full search, as
-    /// in Stockfish (its margin: 180, less 46 while the eval improves).
+    /// in Stockfish (its margin: 180, less 46 while the eval improves). Off: in Xiangqi,
+    /// `pc200` scored 25.0 % over 86 games against Fairy-Stockfish at equal time, the
+    /// default 28.7 % over 150 beside it (session 37).
     pub probcut: i32,
 }
 
