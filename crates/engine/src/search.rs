@@ -1330,6 +1330,24 @@ impl<P: EngineGame> Searcher<'_, P> {
         best
     }
 
+    /// The current node's `moves` in quiescence's order: captures first, with no table
+    /// move, killers or countermove (ProbCut and quiescence).
+    fn noisy_picker(&self, moves: &MoveList<P::Move>, see_ordering: bool) -> MovePicker<P::Move> {
+        MovePicker::new(
+            &self.board.current().pos,
+            moves,
+            0,
+            [None; 2],
+            0,
+            &QuietOrder {
+                history: &self.history,
+                cont: None,
+                captures: self.params.capture_history.then_some(&self.captures),
+            },
+            see_ordering,
+        )
+    }
+
     /// ProbCut's captures (see [`SearchParams::probcut`]): the score of the first that holds
     /// `pc_beta` in quiescence and then four plies shallower, stored as a lower bound.
     fn probcut(
@@ -1346,19 +1364,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut moves = MoveList::new();
         node.pos.legal_noisy_moves(&mut moves);
         let action = P::count_action(&node.pos, &node.state);
-        let mut picker = MovePicker::new(
-            &node.pos,
-            &moves,
-            0,
-            [None; 2],
-            0,
-            &QuietOrder {
-                history: &self.history,
-                cont: None,
-                captures: self.params.capture_history.then_some(&self.captures),
-            },
-            false,
-        );
+        let mut picker = self.noisy_picker(&moves, false);
         while let Some((m, _)) = picker.next() {
             let pos = &self.board.current().pos;
             if !pos.is_capture(m) {
@@ -1467,19 +1473,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         }
         let action = P::count_action(&node.pos, &node.state);
         let all = forced || evading;
-        let mut picker = MovePicker::new(
-            &node.pos,
-            moves,
-            0,
-            [None; 2],
-            0,
-            &QuietOrder {
-                history: &self.history,
-                cont: None,
-                captures: self.params.capture_history.then_some(&self.captures),
-            },
-            self.params.see_ordering,
-        );
+        let mut picker = self.noisy_picker(moves, self.params.see_ordering);
         while let Some((m, _)) = picker.next() {
             let (victim, _) = P::capture_values(&self.board.current().pos, m);
             let mut quiet = false;
