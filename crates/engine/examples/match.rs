@@ -30,9 +30,9 @@
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
 //! the checks a piece could give (`KING_CHECKS`), `/ks3` with those 1.5 times as heavy
-//! (`KING_STRONG`), `/th` (Makruk) with the session-13 threat terms
-//! (`makruk_eval::THREATS`), `/e:NAME=V` with one evaluation parameter of the game set to V
-//! over the others so far (`NAME` as `texel` prints it, e.g. `/e:palace_pressure=10`;
+//! (`KING_STRONG`), `/th` with the threat terms (`makruk_eval::THREATS`, session 13;
+//! `xiangqi_eval::THREATS`, session 38), `/e:NAME=V` with one evaluation parameter of the
+//! game set to V over the others so far (`NAME` as `texel` prints it, e.g. `/e:palace_pressure=10`;
 //! Makruk and Xiangqi); or `random`, or
 //! `fsf[:SKILL]` (Fairy-Stockfish from
 //! `$FSF`, default `/work/ref/fsf/src/stockfish`, `HARD_MS` a move; Makruk and Xiangqi only),
@@ -169,6 +169,7 @@ impl Player {
                 "old" => eval = Eval::HandSet,
                 _ if flag.starts_with("e:") => eval = eval.set(variant, &flag[2..])?,
                 "th" if variant == Variant::Makruk => eval = Eval::Makruk(makruk_eval::THREATS),
+                "th" if variant == Variant::Xiangqi => eval = Eval::Xiangqi(xiangqi_eval::THREATS),
                 "ks" if variant == Variant::Xiangqi => {
                     eval = Eval::Xiangqi(xiangqi_eval::KING_SAFETY)
                 }
@@ -283,7 +284,7 @@ enum Eval {
     InUse,
     /// The hand-set ones (`/old`).
     HandSet,
-    /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`).
+    /// Other Xiangqi parameters (`/ks`, `/ks2`, `/ks3`, `/th`).
     Xiangqi(xiangqi_eval::Params),
     /// Other Makruk parameters (`/th`).
     Makruk(makruk_eval::Params),

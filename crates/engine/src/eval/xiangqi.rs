@@ -57,6 +57,16 @@ pub struct Params {
     pub king_check: [i32; 7],
     /// For the side to move.
     pub tempo: i32,
+    /// Threats, by the victim's role: an enemy piece (not the General) that one of ours of a
+    /// lower class attacks (classes: soldier; advisor and elephant; horse and cannon;
+    /// chariot), as Stockfish's `ThreatByMinor` and `ThreatByRook`. Pins are not looked at.
+    pub threat_by_lesser: [i32; 7],
+    /// Per enemy piece (not the General), by its role, that we attack and nothing of theirs
+    /// defends, as Stockfish's `Hanging`.
+    pub hanging: [i32; 7],
+    /// 0: both sides' threats count (as Stockfish's); 1: only those against the side to
+    /// move, the ones its quiescence search cannot answer by capturing.
+    pub threats_against_mover_only: i32,
     /// Piece-square terms of the horse, chariot, cannon and soldier, by [`psq_index`] (rank
     /// from the piece's own side, file folded onto the left half: the board is symmetric).
     pub horse_psq: [i32; 50],
@@ -107,6 +117,9 @@ pub const PARAMS: Params = Params {
     king_guard_missing: 0,
     king_check: [0; 7],
     tempo: 4,
+    threat_by_lesser: [0; 7],
+    hanging: [0; 7],
+    threats_against_mover_only: 0,
     horse_psq: [0; 50],
     chariot_psq: [0; 50],
     cannon_psq: [0; 50],
@@ -142,6 +155,16 @@ pub const KING_STRONG: Params = Params {
     ..PARAMS
 };
 
+/// [`PARAMS`] with threats (session 38, `examples/match.rs` suffix `/th`): Stockfish's
+/// classical `ThreatByMinor`, `ThreatByRook` and `Hanging` in our centipawns, the victims
+/// mapped by value (a horse or cannon as a knight, a chariot as a rook). Not the default:
+/// see docs/benchmarks.md, session 38.
+pub const THREATS: Params = Params {
+    threat_by_lesser: [0, 20, 20, 50, 80, 50, 0],
+    hanging: [0, 20, 20, 40, 50, 40, 15],
+    ..PARAMS
+};
+
 /// The most king danger counted (a penalty of `CAP² / 256` = 625 cp).
 pub const KING_DANGER_CAP: i32 = 400;
 
@@ -167,6 +190,9 @@ pub const HAND_SET: Params = Params {
     king_guard_missing: 0,
     king_check: [0; 7],
     tempo: 10,
+    threat_by_lesser: [0; 7],
+    hanging: [0; 7],
+    threats_against_mover_only: 0,
     horse_psq: [0; 50],
     chariot_psq: [0; 50],
     cannon_psq: [0; 50],
@@ -401,24 +427,63 @@ impl Params {
         }
         self.king_hit != 0 || self.king_guard_missing != 0
     }
+
+    /// Whether any threat weight is set: without one the evaluation skips the attack maps.
+    pub const fn threats(&self) -> bool {
+        let mut i = 0;
+        while i < 7 {
+            if self.threat_by_lesser[i] != 0 || self.hanging[i] != 0 {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
+/// A role's class for threats: soldier 0, advisor and elephant 1, horse and cannon 2,
+/// chariot 3, General 4 (never a victim).
+const fn threat_class(role: Role) -> usize {
+    match role {
+        Role::Soldier => 0,
+        Role::Advisor | Role::Elephant => 1,
+        Role::Horse | Role::Cannon => 2,
+        Role::Chariot => 3,
+        Role::General => 4,
+    }
 }
 
 /// The evaluation from Red's side, with `p`.
 #[inline(always)]
 fn white_score(pos: &Position, p: &Params) -> i32 {
-    // Known at compile time for `PARAMS` once inlined (`with_params`), so the default
-    // evaluation pays nothing for the king-danger terms it does not use.
-    if p.king_danger() {
-        score::<true>(pos, p)
-    } else {
-        score::<false>(pos, p)
+    // The default evaluation pays nothing for the king-danger and threat terms it does not
+    // use.
+    match (p.king_danger(), p.threats()) {
+        (false, false) => score::<false, false>(pos, p),
+        (true, false) => score::<true, false>(pos, p),
+        (false, true) => score::<false, true>(pos, p),
+        (true, true) => score::<true, true>(pos, p),
     }
 }
 
-/// [`white_score`], with the king-danger work (`KING`) or without.
-fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
-    let n = pos.occupied().count_ones() as i32;
+/// [`white_score`], with the king-danger work (`KING`) or without, and with the attack maps
+/// for threats (`THREATS`) or without.
+fn score<const KING: bool, const THREATS: bool>(pos: &Position, p: &Params) -> i32 {
+    let occ = pos.occupied();
+    let n = occ.count_ones() as i32;
     let piece_at = |f: i32, r: i32| pos.piece_at(Square::new(f as u32, r as u32)?);
+    // The bit of (f, r) if it is on the board and taken.
+    let taken = |f: i32, r: i32| -> u128 {
+        if (0..9).contains(&f) && (0..10).contains(&r) {
+            occ & (1u128 << (r * 9 + f))
+        } else {
+            0
+        }
+    };
+    // For threats: the pieces of each side, and the taken points each side attacks (or
+    // defends) by the attacker's class (`threat_class`).
+    let mut own = [0u128; 2];
+    let mut hit_by = [[0u128; 5]; 2];
     let mut score = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut guards = [0i32; 2];
@@ -457,12 +522,45 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
         // Points of the enemy palace this piece attacks, checks it could give (`KING`).
         let mut hits = 0;
         let mut checks = 0;
+        // Taken points this piece attacks (`THREATS`).
+        let mut attacks = 0u128;
+        // Its own palace's ranks, and its own side of the river.
+        let home = |r: i32| if forward > 0 { r <= 4 } else { r >= 5 };
+        let in_own_palace = |f: i32, r: i32| (3..=5).contains(&f) && home(r) && (r <= 2 || r >= 7);
         match role {
-            Role::General => s -= p.general_raised * rel,
-            Role::Advisor | Role::Elephant => guards[us] += 1,
+            Role::General => {
+                s -= p.general_raised * rel;
+                if THREATS {
+                    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        if in_own_palace(f + df, r + dr) {
+                            attacks |= taken(f + df, r + dr);
+                        }
+                    }
+                }
+            }
+            Role::Advisor | Role::Elephant => {
+                guards[us] += 1;
+                if THREATS {
+                    for (df, dr) in [(1, 1), (1, -1), (-1, 1), (-1, -1)] {
+                        if role == Role::Advisor {
+                            if in_own_palace(f + df, r + dr) {
+                                attacks |= taken(f + df, r + dr);
+                            }
+                        } else if home(r + 2 * dr) && taken(f + df, r + dr) == 0 {
+                            attacks |= taken(f + 2 * df, r + 2 * dr);
+                        }
+                    }
+                }
+            }
             Role::Soldier => {
                 if KING {
                     hits += i32::from(in_palace(f, r + forward));
+                }
+                if THREATS {
+                    attacks |= taken(f, r + forward);
+                    if rel >= 5 {
+                        attacks |= taken(f - 1, r) | taken(f + 1, r);
+                    }
                 }
                 if rel >= 5 {
                     s += p.soldier_crossed + p.soldier_rank[rel as usize];
@@ -484,7 +582,7 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                 }
                 // A cannon attacks beyond its screen, up to the next piece, and moves up to
                 // the screen.
-                if let Some(target) = target {
+                if KING || THREATS {
                     let mut spans = [(0, 0); 2];
                     for (i, line) in lines(pos, f, r, palace).iter().enumerate() {
                         let ways = ways(line);
@@ -494,9 +592,14 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                                 let end = w.second.unwrap_or(w.edge);
                                 hits += overlap(screen + w.step, end, w.step, line.palace);
                             }
+                            if let Some(b) = w.second.filter(|_| THREATS) {
+                                attacks |= if i == 0 { taken(b, r) } else { taken(f, b) };
+                            }
                         }
                     }
-                    checks += target.line_checks(&target.cannon, (f, r), spans[0], spans[1]);
+                    if let Some(target) = target {
+                        checks += target.line_checks(&target.cannon, (f, r), spans[0], spans[1]);
+                    }
                 }
             }
             Role::Horse => {
@@ -509,6 +612,9 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                         && (0..10).contains(&tr)
                         && piece_at(f + lf, r + lr).is_none()
                     {
+                        if THREATS {
+                            attacks |= taken(tf, tr);
+                        }
                         if piece_at(tf, tr).is_none_or(|x| x.color != piece.color) {
                             points += 1;
                             checks += target
@@ -532,6 +638,9 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                     let ways = ways(line);
                     for w in ways {
                         let end = w.reach();
+                        if let Some(b) = w.first.filter(|_| THREATS) {
+                            attacks |= if i == 0 { taken(b, r) } else { taken(f, b) };
+                        }
                         let own = w.first.is_some_and(|b| {
                             let (bf, br) = if i == 0 { (b, r) } else { (f, b) };
                             piece_at(bf, br).is_some_and(|x| x.color == piece.color)
@@ -560,12 +669,19 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
                 + p.king_hit * hits
                 + p.king_check[role as usize] * checks;
         }
+        if THREATS {
+            own[us] |= 1u128 << sq.index();
+            hit_by[us][threat_class(role)] |= attacks;
+        }
         score[us] += s;
     }
     for us in 0..2 {
         let them = 1 - us;
         let pressure = (attackers[them] * 2 - guards[us]).max(0);
         score[us] -= p.palace_pressure * pressure * attackers[them] / 2;
+        if THREATS && (p.threats_against_mover_only == 0 || pos.side_to_move().index() == them) {
+            score[us] += threats(pos, own[them], &hit_by[us], &hit_by[them], p);
+        }
         if KING && king_attackers[them] >= 2 {
             let d = (danger[them] + p.king_guard_missing * (4 - guards[us]).max(0))
                 .clamp(0, KING_DANGER_CAP);
@@ -573,6 +689,38 @@ fn score<const KING: bool>(pos: &Position, p: &Params) -> i32 {
         }
     }
     score[0] - score[1]
+}
+
+/// What `ours` (the taken points we attack, by attacker class) threatens among `victims`
+/// (their pieces), which `theirs` defends.
+fn threats(pos: &Position, victims: u128, ours: &[u128; 5], theirs: &[u128; 5], p: &Params) -> i32 {
+    let defended = theirs.iter().fold(0, |a, &b| a | b);
+    // `lesser[k]`: attacked by one of our pieces of a class below k.
+    let mut lesser = [0u128; 5];
+    for k in 1..5 {
+        lesser[k] = lesser[k - 1] | ours[k - 1];
+    }
+    let mut bits = victims & (lesser[4] | ours[4]);
+    let mut s = 0;
+    while bits != 0 {
+        let i = bits.trailing_zeros();
+        bits &= bits - 1;
+        let bit = 1u128 << i;
+        let Some(piece) = Square::new(i % 9, i / 9).and_then(|sq| pos.piece_at(sq)) else {
+            continue;
+        };
+        let role = piece.role;
+        if role == Role::General {
+            continue;
+        }
+        if lesser[threat_class(role)] & bit != 0 {
+            s += p.threat_by_lesser[role as usize];
+        }
+        if defended & bit == 0 {
+            s += p.hanging[role as usize];
+        }
+    }
+    s
 }
 
 /// Role values for exchanges (General, Advisor, Elephant, Horse, Chariot, Cannon, Soldier):
@@ -860,6 +1008,8 @@ crate::eval::tunable!(Params {
         advance,
         king_attacker,
         king_check,
+        threat_by_lesser,
+        hanging,
         horse_psq,
         chariot_psq,
         cannon_psq,
@@ -872,6 +1022,7 @@ crate::eval::tunable!(Params {
         horse_mobility,
         chariot_mobility_cap,
         horse_mobility_cap,
+        threats_against_mover_only,
         cannon_crowd,
         horse_sparse,
         palace_pressure,
@@ -1105,6 +1256,33 @@ mod tests {
             }
             score[us] += s;
         }
+        // Threats, from the exchanges' least attacker: a class below the victim's, and no
+        // defender at all.
+        let mailbox = pos.mailbox();
+        let class = |v: i32| match v {
+            100 => 0,
+            200 => 1,
+            420 | 450 => 2,
+            920 => 3,
+            _ => 4,
+        };
+        for (sq, piece) in pos.pieces() {
+            let mover_only = p.threats_against_mover_only != 0;
+            if piece.role == Role::General || (mover_only && piece.color != pos.side_to_move()) {
+                continue;
+            }
+            let (f, r) = (sq.file() as i32, sq.rank() as i32);
+            let them = piece.color.index();
+            let us = 1 - them;
+            if let Some((_, v)) = least_attacker(&mailbox, us, f, r) {
+                if class(v) < threat_class(piece.role) {
+                    score[us] += p.threat_by_lesser[piece.role as usize];
+                }
+                if least_attacker(&mailbox, them, f, r).is_none() {
+                    score[us] += p.hanging[piece.role as usize];
+                }
+            }
+        }
         for us in 0..2 {
             let them = 1 - us;
             let pressure = (attackers[them] * 2 - guards[us]).max(0);
@@ -1144,6 +1322,19 @@ mod tests {
             horse_mobility_cap: 3,
             ..KING_CHECKS
         };
+        // Every victim role a different power of two, so that a threat missed or counted
+        // twice shows.
+        let threats = Params {
+            threat_by_lesser: [0, 1, 2, 4, 8, 16, 32],
+            hanging: [0, 64, 128, 256, 512, 1024, 2048],
+            ..PARAMS
+        };
+        let all = Params {
+            threat_by_lesser: threats.threat_by_lesser,
+            hanging: threats.hanging,
+            threats_against_mover_only: 1,
+            ..KING_CHECKS
+        };
         for game in 0..200 {
             let mut pos = Position::startpos();
             for _ in 0..(20 + game % 120) {
@@ -1161,6 +1352,9 @@ mod tests {
                     KING_STRONG,
                     psq,
                     capped,
+                    THREATS,
+                    threats,
+                    all,
                 ] {
                     assert_eq!(
                         white_score(&pos, &p),
@@ -1171,6 +1365,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn threats_count_lesser_attackers_and_loose_pieces() {
+        let p = Params {
+            threat_by_lesser: [0, 1, 2, 4, 8, 16, 32],
+            hanging: [0, 64, 128, 256, 512, 1024, 2048],
+            ..PARAMS
+        };
+        let with = |p: &Params, fen: &str| {
+            let pos = Position::from_fen(fen).expect("FEN");
+            white_score(&pos, p) - white_score(&pos, &PARAMS)
+        };
+        let threats = |fen: &str| with(&p, fen);
+        // Red's horse on c5 attacks the black chariot on d7, which nothing defends: a lesser
+        // attacker (8) and a loose piece (512).
+        assert_eq!(threats("4k4/9/9/3r5/9/2H6/9/9/9/5K3 w - - 0 1"), 8 + 512);
+        // Counted against the side to move only, it is there with Black to move, not with Red.
+        let mover_only = Params {
+            threats_against_mover_only: 1,
+            ..p
+        };
+        assert_eq!(
+            with(&mover_only, "4k4/9/9/3r5/9/2H6/9/9/9/5K3 w - - 0 1"),
+            0
+        );
+        assert_eq!(
+            with(&mover_only, "4k4/9/9/3r5/9/2H6/9/9/9/5K3 b - - 0 1"),
+            8 + 512
+        );
+        // The advisor on e9 defends the chariot on d8: the lesser attacker only.
+        assert_eq!(threats("4k4/4a4/3r5/9/2H6/9/9/9/9/5K3 w - - 0 1"), 8);
+        // The red cannon on c1 attacks the loose horse on c10 over its own soldier on c4: a
+        // cannon is not lesser than a horse, so only the horse's `hanging` counts.
+        assert_eq!(threats("2n2k3/9/9/9/9/9/2P6/9/9/2C1K4 w - - 0 1"), 256);
+        // Without the screen the cannon attacks nothing.
+        assert_eq!(threats("2n2k3/9/9/9/9/9/9/9/9/2C1K4 w - - 0 1"), 0);
+        // Two chariots face each other, each defended by its General: nothing.
+        assert_eq!(threats("4rk3/9/9/9/9/9/9/9/9/3KR4 w - - 0 1"), 0);
+        // A crossed red soldier on e6 attacks sideways the loose black horse on f6 (1 + …:
+        // a horse's 4 + 256); the horse attacks nothing of Red's.
+        assert_eq!(threats("3k5/9/9/9/4Pn3/9/9/9/9/5K3 w - - 0 1"), 4 + 256);
     }
 
     #[test]
