@@ -158,7 +158,8 @@ pub const KING_STRONG: Params = Params {
 /// [`PARAMS`] with threats (session 38, `examples/match.rs` suffix `/th`): Stockfish's
 /// classical `ThreatByMinor`, `ThreatByRook` and `Hanging` in our centipawns, the victims
 /// mapped by value (a horse or cannon as a knight, a chariot as a rook). Not the default:
-/// see docs/benchmarks.md, session 38.
+/// against Fairy-Stockfish at 200 ms it scored 26.6 % over 64 games (26.5 % over 34 counted
+/// against the side to move only), the default beside it 38.0 % over 92 (session 38).
 pub const THREATS: Params = Params {
     threat_by_lesser: [0, 20, 20, 50, 80, 50, 0],
     hanging: [0, 20, 20, 40, 50, 40, 15],
