@@ -415,30 +415,31 @@ impl CheckPoints {
     }
 }
 
+/// Whether any weight of a per-role table is set.
+const fn any_set(table: &[i32; 7]) -> bool {
+    let mut i = 0;
+    while i < 7 {
+        if table[i] != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 impl Params {
     /// Whether any king-danger weight is set: without one the evaluation skips that work
     /// (the palace points attacked, the cannons' lines, the checking points).
     pub const fn king_danger(&self) -> bool {
-        let mut i = 0;
-        while i < 7 {
-            if self.king_attacker[i] != 0 || self.king_check[i] != 0 {
-                return true;
-            }
-            i += 1;
-        }
-        self.king_hit != 0 || self.king_guard_missing != 0
+        any_set(&self.king_attacker)
+            || any_set(&self.king_check)
+            || self.king_hit != 0
+            || self.king_guard_missing != 0
     }
 
     /// Whether any threat weight is set: without one the evaluation skips the attack maps.
     pub const fn threats(&self) -> bool {
-        let mut i = 0;
-        while i < 7 {
-            if self.threat_by_lesser[i] != 0 || self.hanging[i] != 0 {
-                return true;
-            }
-            i += 1;
-        }
-        false
+        any_set(&self.threat_by_lesser) || any_set(&self.hanging)
     }
 }
 
