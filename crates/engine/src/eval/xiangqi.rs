@@ -1,6 +1,8 @@
 //! Xiangqi evaluation: material (soldiers gain across the river, cannons lose and horses gain
 //! as the board empties), piece-square terms, chariot and horse mobility, and General safety
-//! (attackers near the palace against the advisors and elephants that guard it).
+//! (attackers near the palace against the advisors and elephants that guard it). Two sets of
+//! terms are there but off by default, each measured against Fairy-Stockfish: king danger
+//! ([`KING_SAFETY`]) and threats ([`THREATS`]).
 
 use arrayvec::ArrayVec;
 use ttakji_rules::xiangqi::{Color, Move, Position, Role, Square};
