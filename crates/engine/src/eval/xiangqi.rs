@@ -528,9 +528,10 @@ fn score<const KING: bool, const THREATS: bool>(pos: &Position, p: &Params) -> i
         let mut checks = 0;
         // Taken points this piece attacks (`THREATS`).
         let mut attacks = 0u128;
-        // Its own palace's ranks, and its own side of the river.
+        // Its own side of the river; its own palace is `self::in_palace(us, …)` (the local
+        // `in_palace` is the enemy's).
         let home = |r: i32| if forward > 0 { r <= 4 } else { r >= 5 };
-        let in_own_palace = |f: i32, r: i32| (3..=5).contains(&f) && home(r) && (r <= 2 || r >= 7);
+        let in_own_palace = |f: i32, r: i32| self::in_palace(us, f, r);
         match role {
             Role::General => {
                 s -= p.general_raised * rel;
