@@ -18,7 +18,9 @@
 //!
 //! `check VARIANT FILE [NET]` prints the mean squared error of `sigmoid(eval / 400)` against
 //! the file's targets, `eval` the engine's static evaluation (the hand-written one, or the
-//! network in `NET`): the same measure `train` prints.
+//! network in `NET`): the same measure `train` prints. It adds the least-squares slope of
+//! the targets on `eval` and their correlation, within ±1 000 cp: how the evaluation's scale
+//! compares with the labels'.
 //!
 //! `train` fits the network to `sigmoid(CP / 400)` (mean squared error of
 //! `sigmoid(output)`), with Adam on mini-batches of 2 048 positions over two threads, the
@@ -396,9 +398,14 @@ fn train(
 
 /// Mean squared error of `sigmoid(eval / SCALE)` against a `label` file's targets, `eval`
 /// the engine's static evaluation as it searches with it (the network where it has one).
-fn check<P: EngineGame>(path: &str) -> Result<f64, String> {
+/// The evaluation's error on a labelled file, and how its scale compares with the labels':
+/// the least-squares slope of the label on the evaluation and their correlation, over the
+/// positions both score within ±1 000 cp (a search's margins are in its evaluation's units).
+fn check<P: EngineGame>(path: &str) -> Result<(f64, f64, f64), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let (mut err, mut n) = (0.0f64, 0usize);
+    // Sums of e, c, e², c², e·c and the count, e the evaluation and c the label.
+    let mut sums = [0f64; 6];
     for (i, line) in text.lines().enumerate() {
         let (fen, cp) = labelled(path, i, line)?;
         let game = ttakji_game::Game::<P>::from_fen(fen).map_err(|e| e.to_string())?;
@@ -406,8 +413,17 @@ fn check<P: EngineGame>(path: &str) -> Result<f64, String> {
         let d = sigmoid(eval / SCALE as f32) - sigmoid(cp / SCALE as f32);
         err += f64::from(d * d);
         n += 1;
+        if eval.abs() <= 1000.0 && cp.abs() <= 1000.0 {
+            let (e, c) = (f64::from(eval), f64::from(cp));
+            for (s, x) in sums.iter_mut().zip([e, c, e * e, c * c, e * c, 1.0]) {
+                *s += x;
+            }
+        }
     }
-    Ok(err / n.max(1) as f64)
+    let [e, c, ee, cc, ec, _] = sums.map(|s| s / sums[5].max(1.0));
+    let slope = ec / ee.max(1e-9);
+    let corr = (ec - e * c) / ((ee - e * e) * (cc - c * c)).max(1e-9).sqrt();
+    Ok((err / n.max(1) as f64, slope, corr))
 }
 
 fn makruk_inputs(fen: &str) -> Result<(Vec<u16>, Vec<u16>), String> {
@@ -445,12 +461,12 @@ fn main() -> Result<(), String> {
             let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
             set_thread_net(Some(std::sync::Arc::new(net)));
         }
-        let err = match variant {
+        let (err, slope, corr) = match variant {
             Variant::Makruk => check::<makruk::Position>(file)?,
             Variant::Xiangqi => check::<xiangqi::Position>(file)?,
             Variant::Checkers => return Err("no network for checkers".into()),
         };
-        println!("{err:.6}");
+        println!("{err:.6} (label ≈ {slope:.3} × eval, correlation {corr:.3})");
         return Ok(());
     }
     match (args[0].as_str(), variant) {

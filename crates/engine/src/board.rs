@@ -15,6 +15,8 @@ pub(crate) struct Node<P: EngineGame> {
     pub zobrist: u64,
     /// Transposition-table key: board and result-relevant state.
     pub key: u64,
+    /// What the evaluation carries along the path ([`EngineGame::Acc`]).
+    pub acc: P::Acc,
     pub in_check: bool,
     /// Whether the move that led here can never be undone (or was a null move, or this is the
     /// oldest node kept): positions before it cannot repeat after it.
@@ -24,11 +26,12 @@ pub(crate) struct Node<P: EngineGame> {
 }
 
 impl<P: EngineGame> Node<P> {
-    fn new(pos: P, state: P::State, boundary: bool, game_ply: usize) -> Node<P> {
+    fn new(pos: P, state: P::State, acc: P::Acc, boundary: bool, game_ply: usize) -> Node<P> {
         let zobrist = pos.zobrist();
         Node {
             key: zobrist ^ P::state_key(&state),
             zobrist,
+            acc,
             in_check: pos.is_check(),
             pos,
             state,
@@ -58,9 +61,11 @@ impl<P: EngineGame> Board<P> {
         let mut nodes = Vec::with_capacity(history.len() - first + crate::MAX_PLY + 2);
         for (i, (before, ply)) in game.replay().enumerate().skip(first) {
             let boundary = i == first || (i > 0 && history[i - 1].zeroing);
+            let acc = P::acc_new(&before);
             nodes.push(Node::new(
                 before,
                 ply.state_before.clone(),
+                acc,
                 boundary,
                 game.start_ply() + i,
             ));
@@ -69,6 +74,7 @@ impl<P: EngineGame> Board<P> {
         nodes.push(Node::new(
             game.position().clone(),
             game.state().clone(),
+            P::acc_new(game.position()),
             boundary,
             game.ply(),
         ));
@@ -111,7 +117,9 @@ impl<P: EngineGame> Board<P> {
             }
         }
         let game_ply = parent.game_ply + 1;
-        self.nodes.push(Node::new(pos, state, zeroing, game_ply));
+        let acc = P::acc_after(&parent.acc, &parent.pos, m, &pos);
+        self.nodes
+            .push(Node::new(pos, state, acc, zeroing, game_ply));
     }
 
     /// Passes the move (null move), if the game allows building such a position.
@@ -120,7 +128,13 @@ impl<P: EngineGame> Board<P> {
         let Some(pos) = P::pass(&parent.pos) else {
             return false;
         };
-        let node = Node::new(pos, parent.state.clone(), true, parent.game_ply + 1);
+        let node = Node::new(
+            pos,
+            parent.state.clone(),
+            parent.acc.clone(),
+            true,
+            parent.game_ply + 1,
+        );
         self.nodes.push(node);
         true
     }

@@ -8,6 +8,28 @@ pub trait EngineGame: Rules {
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(pos: &Self, state: &Self::State) -> i32;
 
+    /// What the evaluation carries from a node to its children along the search path (a
+    /// network's sums, [`crate::nnue::View`]), so that it need not start from every piece
+    /// at each node; `()` where it carries nothing.
+    type Acc: Clone + std::fmt::Debug + Default;
+
+    /// The carried part at a position reached without the search (the root and the game
+    /// before it).
+    fn acc_new(_pos: &Self) -> Self::Acc {
+        Self::Acc::default()
+    }
+
+    /// The carried part after `m`, played from `before` to reach `after`, from `before`'s.
+    fn acc_after(acc: &Self::Acc, _before: &Self, _m: Self::Move, _after: &Self) -> Self::Acc {
+        acc.clone()
+    }
+
+    /// [`EngineGame::evaluate`] given the position's carried part, which must be what
+    /// [`EngineGame::acc_new`] gives for it: the same score, found faster where it helps.
+    fn evaluate_with(pos: &Self, state: &Self::State, _acc: &Self::Acc) -> i32 {
+        Self::evaluate(pos, state)
+    }
+
     /// For MVV/LVA ordering: the value of what `m` captures (0 for a quiet move) and of the
     /// piece that moves.
     fn capture_values(pos: &Self, m: Self::Move) -> (i32, i32);

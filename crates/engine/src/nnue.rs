@@ -166,29 +166,83 @@ impl Network {
         acc
     }
 
+    /// The linear term's sum over the active inputs.
+    #[inline]
+    fn linear(&self, active: &[u16]) -> i32 {
+        active
+            .iter()
+            .filter_map(|&i| self.psqt.get(usize::from(i)))
+            .sum()
+    }
+
     /// The evaluation in centipawns for the side to move, from the active inputs seen from
     /// the side to move (`us`) and from the other side (`them`).
     #[inline]
     pub fn evaluate(&self, us: &[u16], them: &[u16]) -> i32 {
-        let (a, b) = (self.accumulate(us), self.accumulate(them));
+        self.output(&View::new(self, us), &View::new(self, them))
+    }
+
+    /// The output from the two points of view's sums, the side to move's first.
+    #[inline]
+    pub fn output(&self, us: &View, them: &View) -> i32 {
         let half = |acc: &[i16; HIDDEN], w: &[i16]| -> i32 {
             acc.iter()
                 .zip(w)
                 .map(|(&x, &w)| i32::from(x).clamp(0, QA) * i32::from(w))
                 .sum()
         };
-        let linear = |active: &[u16]| -> i32 {
-            active
-                .iter()
-                .filter_map(|&i| self.psqt.get(usize::from(i)))
-                .sum()
-        };
         let out = self.b2
-            + half(&a, &self.w2[..HIDDEN])
-            + half(&b, &self.w2[HIDDEN..])
-            + (linear(us) - linear(them)) / 2;
+            + half(&us.hidden, &self.w2[..HIDDEN])
+            + half(&them.hidden, &self.w2[HIDDEN..])
+            + (us.linear - them.linear) / 2;
         // i64: the product can pass i32 for a large output.
         (i64::from(out) * i64::from(SCALE) / i64::from(QA * QB)) as i32
+    }
+}
+
+/// A network's sums over the active inputs from one point of view: the hidden layer before
+/// clipping and the linear term. A search keeps one per colour along its path and updates it
+/// from the pieces a move lifts and sets down ([`View::update`]), instead of adding up every
+/// piece's row at each node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    hidden: [i16; HIDDEN],
+    linear: i32,
+}
+
+impl View {
+    /// The sums over `active`.
+    #[inline]
+    pub fn new(net: &Network, active: &[u16]) -> View {
+        View {
+            hidden: net.accumulate(active),
+            linear: net.linear(active),
+        }
+    }
+
+    /// The sums once the inputs `removed` are off and `added` on (each active before, or
+    /// not, respectively). Inputs out of range are ignored, as in [`View::new`].
+    #[inline]
+    pub fn update(&mut self, net: &Network, removed: &[u16], added: &[u16]) {
+        for (&i, sign) in removed
+            .iter()
+            .map(|i| (i, -1))
+            .chain(added.iter().map(|i| (i, 1)))
+        {
+            let Some(row) = net.w1.get(usize::from(i)) else {
+                continue;
+            };
+            if sign < 0 {
+                for (a, w) in self.hidden.iter_mut().zip(row) {
+                    *a = a.wrapping_sub(*w);
+                }
+            } else {
+                for (a, w) in self.hidden.iter_mut().zip(row) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+            self.linear += sign * net.psqt[usize::from(i)];
+        }
     }
 }
 
@@ -247,6 +301,22 @@ mod tests {
         assert_eq!(net.evaluate(&[3], &[3]), 0);
         assert_eq!(net.evaluate(&[3], &[]), SCALE / 2);
         assert_eq!(net.evaluate(&[], &[3]), -SCALE / 2);
+    }
+
+    #[test]
+    fn a_view_updated_by_a_move_equals_one_summed_afresh() {
+        let net = tiny();
+        let mut view = View::new(&net, &[0, 1]);
+        // Input 0 off, inputs 2 and 3 on; 999 is out of range and ignored both ways.
+        view.update(&net, &[0, 999], &[2, 3, 999]);
+        assert_eq!(view, View::new(&net, &[1, 2, 3]));
+        assert_eq!(
+            net.output(&view, &View::new(&net, &[])),
+            net.evaluate(&[1, 2, 3], &[])
+        );
+        // Off again, back where it began.
+        view.update(&net, &[2, 3], &[0]);
+        assert_eq!(view, View::new(&net, &[0, 1]));
     }
 
     #[test]

@@ -841,7 +841,7 @@ impl<P: EngineGame> Searcher<'_, P> {
                 return alpha;
             }
             if ply >= MAX_PLY - 2 {
-                return P::evaluate(&node.pos, &node.state);
+                return P::evaluate_with(&node.pos, &node.state, &node.acc);
             }
         }
         // The moves are generated as late as they can be: most nodes end in a table hit, a
@@ -908,7 +908,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         let raw_eval = match entry {
             Some(e) if !in_check => e.eval,
             _ if in_check => -INF,
-            _ => P::evaluate(&node.pos, &node.state),
+            _ => P::evaluate_with(&node.pos, &node.state, &node.acc),
         };
         let p = self.params;
         let side = node.pos.turn().index();
@@ -1412,7 +1412,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         self.seldepth = self.seldepth.max(ply);
         let node = self.board.current();
         if ply >= MAX_PLY - 2 {
-            return P::evaluate(&node.pos, &node.state);
+            return P::evaluate_with(&node.pos, &node.state, &node.acc);
         }
         // Captures and promotions will do unless every move counts: evasions, compulsory
         // captures, a possible stalemate. Then whether the game ends does not depend on
@@ -1436,7 +1436,7 @@ impl<P: EngineGame> Searcher<'_, P> {
         if all {
             return self.qsearch_moves(&moves, alpha, beta, qply, false, None);
         }
-        let stand = P::evaluate(&node.pos, &node.state);
+        let stand = P::evaluate_with(&node.pos, &node.state, &node.acc);
         if stand >= beta {
             return stand;
         }
@@ -1464,7 +1464,8 @@ impl<P: EngineGame> Searcher<'_, P> {
         let mut best = -(MATE - ply as i32);
         let mut stand_pat = -INF;
         if !forced && !evading {
-            stand_pat = stand.unwrap_or_else(|| P::evaluate(&node.pos, &node.state));
+            stand_pat =
+                stand.unwrap_or_else(|| P::evaluate_with(&node.pos, &node.state, &node.acc));
             if stand_pat >= beta || in_check {
                 return stand_pat;
             }

@@ -122,6 +122,8 @@ fn black_score(pos: &Position, p: &Params) -> i32 {
 }
 
 impl EngineGame for Position {
+    type Acc = ();
+
     fn evaluate(pos: &Self, _state: &u32) -> i32 {
         with_params(|p| {
             let s = black_score(pos, p);

@@ -484,6 +484,8 @@ fn see(pos: &Position, m: Move) -> i32 {
 }
 
 impl EngineGame for Position {
+    type Acc = ();
+
     fn see(pos: &Self, m: Move) -> Option<i32> {
         Some(see(pos, m))
     }

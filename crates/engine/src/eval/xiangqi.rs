@@ -5,10 +5,10 @@
 //! ([`KING_SAFETY`]) and threats ([`THREATS`]).
 
 use arrayvec::ArrayVec;
-use ttakji_rules::xiangqi::{Color, Move, Position, Role, Square};
+use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role, Square};
 
 use crate::{
-    nnue::{self, Network},
+    nnue::{self, Network, View},
     EngineGame,
 };
 
@@ -900,16 +900,22 @@ pub const NET_INPUTS: usize = 2 * 7 * 90;
 pub fn net_inputs(pos: &Position, viewer: Color) -> ArrayVec<u16, 32> {
     let mut v = ArrayVec::new();
     for (sq, piece) in pos.pieces() {
-        let theirs = usize::from(piece.color != viewer);
-        let point = if viewer == Color::Red {
-            sq.index()
-        } else {
-            (9 - sq.rank() as usize) * 9 + sq.file() as usize
-        };
         // At most 32 pieces, 16 a side.
-        let _ = v.try_push(((theirs * 7 + piece.role as usize) * 90 + point) as u16);
+        let _ = v.try_push(net_input(sq, piece, viewer));
     }
     v
+}
+
+/// The network's input for `piece` on `sq` seen by `viewer`.
+#[inline]
+fn net_input(sq: Square, piece: Piece, viewer: Color) -> u16 {
+    let theirs = usize::from(piece.color != viewer);
+    let point = if viewer == Color::Red {
+        sq.index()
+    } else {
+        (9 - sq.rank() as usize) * 9 + sq.file() as usize
+    };
+    ((theirs * 7 + piece.role as usize) * 90 + point) as u16
 }
 
 /// The score of this thread's network ([`nnue::set_thread_net`]) for the side to move, if it
@@ -918,6 +924,13 @@ fn net_score(pos: &Position) -> Option<i32> {
     let us = pos.side_to_move();
     let score = |net: &Network| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other()));
     nnue::with_net(score)
+}
+
+/// The network's sums from Red's and Black's points of view, if this thread has a network.
+fn net_views(pos: &Position) -> Option<[View; 2]> {
+    nnue::with_net(|net| {
+        [Color::Red, Color::Black].map(|viewer| View::new(net, &net_inputs(pos, viewer)))
+    })
 }
 
 impl EngineGame for Position {
@@ -934,6 +947,43 @@ impl EngineGame for Position {
             .is_some_and(|p| p.role == Role::General);
         let floor = value(m.to()) - if general { 0 } else { value(m.from()) };
         floor >= threshold || see(pos, m) >= threshold
+    }
+
+    /// The network's sums by viewer (Red's first), while the thread has a network.
+    type Acc = Option<[View; 2]>;
+
+    fn acc_new(pos: &Self) -> Self::Acc {
+        net_views(pos)
+    }
+
+    fn acc_after(acc: &Self::Acc, before: &Self, m: Move, after: &Self) -> Self::Acc {
+        let mut views = (*acc)?;
+        // A move lifts its piece (and what it takes) and sets it down: nothing else changes.
+        let (from, to) = (m.from(), m.to());
+        let lifted = [
+            before.piece_at(from).map(|p| (from, p)),
+            before.piece_at(to).map(|p| (to, p)),
+        ];
+        let set = after.piece_at(to).map(|p| (to, p));
+        nnue::with_net(|net| {
+            for (view, viewer) in views.iter_mut().zip([Color::Red, Color::Black]) {
+                let input = |(sq, p)| net_input(sq, p, viewer);
+                let removed: ArrayVec<u16, 2> =
+                    lifted.iter().flatten().map(|&x| input(x)).collect();
+                let added: ArrayVec<u16, 1> = set.map(input).into_iter().collect();
+                view.update(net, &removed, &added);
+            }
+            views
+        })
+    }
+
+    fn evaluate_with(pos: &Self, state: &(), acc: &Self::Acc) -> i32 {
+        let us = pos.side_to_move().index();
+        match acc {
+            Some(views) => nnue::with_net(|net| net.output(&views[us], &views[1 - us]))
+                .unwrap_or_else(|| Self::evaluate(pos, state)),
+            None => Self::evaluate(pos, state),
+        }
     }
 
     fn evaluate(pos: &Self, _state: &()) -> i32 {
@@ -1316,6 +1366,65 @@ mod tests {
             *x = (i as i32 * 37) % 101 - 50;
         }
         p
+    }
+
+    /// A network of small pseudo-random weights over Xiangqi's inputs.
+    fn random_net(seed: u64) -> Network {
+        let mut rng = crate::Rng::new(seed);
+        let mut small = |n: usize| rng.below(2 * n + 1) as i16 - n as i16;
+        let w1 = (0..NET_INPUTS)
+            .map(|_| std::array::from_fn(|_| small(40)))
+            .collect();
+        let b1 = std::array::from_fn(|_| small(100) + 100);
+        let w2 = std::array::from_fn(|_| small(64));
+        let psqt = (0..NET_INPUTS).map(|_| i32::from(small(3000))).collect();
+        Network::from_weights(w1, b1, w2, 17, psqt)
+    }
+
+    #[test]
+    fn the_network_sums_carried_through_moves_equal_sums_taken_afresh() {
+        let mut rng = crate::Rng::new(5);
+        // Without a network nothing is carried.
+        assert_eq!(
+            <Position as EngineGame>::acc_new(&Position::startpos()),
+            None
+        );
+        nnue::set_thread_net(Some(std::sync::Arc::new(random_net(1))));
+        for game in 0..60 {
+            let mut pos = Position::startpos();
+            let mut acc = <Position as EngineGame>::acc_new(&pos);
+            for _ in 0..(10 + game * 3) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                acc = <Position as EngineGame>::acc_after(&acc, &pos, m, &after);
+                pos = after;
+                assert_eq!(
+                    acc,
+                    <Position as EngineGame>::acc_new(&pos),
+                    "{}",
+                    pos.fen()
+                );
+                let eval = <Position as EngineGame>::evaluate(&pos, &());
+                assert_eq!(
+                    <Position as EngineGame>::evaluate_with(&pos, &(), &acc),
+                    eval
+                );
+                // A null move keeps the sums: they are by colour, not by side to move.
+                if let Some(passed) = <Position as EngineGame>::pass(&pos) {
+                    assert_eq!(
+                        <Position as EngineGame>::evaluate_with(&passed, &(), &acc),
+                        <Position as EngineGame>::evaluate(&passed, &())
+                    );
+                }
+            }
+        }
+        nnue::set_thread_net(None);
     }
 
     #[test]
