@@ -28,7 +28,8 @@
 //! prints the training and held-out error after each epoch and writes the integer network
 //! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. Neither the
 //! data nor the networks are committed: none has yet played better than the hand-written
-//! evaluation, and the data is regenerated in under an hour (docs/benchmarks.md, session 14).
+//! evaluation, and the data is regenerated in under an hour (docs/benchmarks.md, sessions 14
+//! and 39).
 
 use std::{
     io::{BufRead, BufReader},

@@ -258,7 +258,7 @@ thread_local! {
 /// instead of their hand-written evaluation (`None`: back to it). The network's inputs must
 /// be those of the game searched (`NET_INPUTS` in its evaluation module). No network is in
 /// use by default: none has yet played better than the hand-written evaluation
-/// (docs/benchmarks.md, session 14); `examples/match.rs` (`/net@FILE`) and
+/// (docs/benchmarks.md, sessions 14 and 39); `examples/match.rs` (`/net@FILE`) and
 /// `examples/analyse.rs` (`NET=FILE`) measure them.
 pub fn set_thread_net(net: Option<Arc<Network>>) {
     NET.with(|n| *n.borrow_mut() = net);
