@@ -398,10 +398,10 @@ fn train(
 }
 
 /// Mean squared error of `sigmoid(eval / SCALE)` against a `label` file's targets, `eval`
-/// the engine's static evaluation as it searches with it (the network where it has one).
-/// The evaluation's error on a labelled file, and how its scale compares with the labels':
-/// the least-squares slope of the label on the evaluation and their correlation, over the
-/// positions both score within ±1 000 cp (a search's margins are in its evaluation's units).
+/// the engine's static evaluation as it searches with it (the network where it has one);
+/// then the least-squares slope of the label on the evaluation and their correlation, over
+/// the positions both score within ±1 000 cp: how the evaluation's scale compares with the
+/// labels' (a search's margins are in its evaluation's units).
 fn check<P: EngineGame>(path: &str) -> Result<(f64, f64, f64), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let (mut err, mut n) = (0.0f64, 0usize);
