@@ -6,9 +6,10 @@
 
 use arrayvec::ArrayVec;
 use ttakji_game::{CountAction, CountKind, MakrukState};
-use ttakji_rules::makruk::{attacks, Bitboard, Color, Move, Position, Role, Square};
+use ttakji_rules::makruk::{attacks, Bitboard, Color, Move, Piece, Position, Role, Square};
 
-use crate::{nnue, EngineGame};
+use crate::nnue::{self, View};
+use crate::EngineGame;
 
 /// Every evaluation parameter of Makruk, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -391,31 +392,48 @@ pub const NET_INPUTS: usize = 2 * 6 * 64;
 pub fn net_inputs(pos: &Position, viewer: Color) -> ArrayVec<u16, 32> {
     let mut v = ArrayVec::new();
     for (sq, piece) in pos.pieces() {
-        let theirs = usize::from(piece.color != viewer);
-        let sq = if viewer == Color::White {
-            sq.index()
-        } else {
-            63 - sq.index()
-        };
         // At most 32 pieces: 16 a side, and a promotion replaces its Bia.
-        let _ = v.try_push(((theirs * 6 + piece.role.index()) * 64 + sq) as u16);
+        let _ = v.try_push(net_input(sq, piece, viewer));
     }
     v
 }
 
+/// The network's input for `piece` on `sq` seen by `viewer`.
+#[inline]
+fn net_input(sq: Square, piece: Piece, viewer: Color) -> u16 {
+    let theirs = usize::from(piece.color != viewer);
+    let sq = if viewer == Color::White {
+        sq.index()
+    } else {
+        63 - sq.index()
+    };
+    ((theirs * 6 + piece.role.index()) * 64 + sq) as u16
+}
+
+/// Whether the hand-written evaluation decides `pos` even with a network: a Bia-less ending
+/// with a material lead, where the mop-up terms drive the mate inside the count.
+fn mop_up(pos: &Position) -> bool {
+    pos.by_role(Role::Bia).is_empty()
+        && (material(pos, Color::White) - material(pos, Color::Black)).abs() >= PARAMS.mopup_margin
+}
+
 /// The score of this thread's network ([`nnue::set_thread_net`]) for the side to move, or
-/// `None` where the hand-written evaluation decides: with no network, and in Bia-less
-/// endings with a material lead, where the mop-up terms drive the mate inside the count.
+/// `None` where the hand-written evaluation decides: with no network, and in a mop-up
+/// ending ([`mop_up`]).
 fn net_score(pos: &Position) -> Option<i32> {
     // The thread's network first: without one (the default) nothing here costs anything.
     nnue::with_net(|net| {
-        let mop_up = pos.by_role(Role::Bia).is_empty()
-            && (material(pos, Color::White) - material(pos, Color::Black)).abs()
-                >= PARAMS.mopup_margin;
         let us = pos.side_to_move();
-        (!mop_up).then(|| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other())))
+        (!mop_up(pos)).then(|| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other())))
     })
     .flatten()
+}
+
+/// The network's sums from White's and Black's points of view, if this thread has a network.
+fn net_views(pos: &Position) -> Option<[View; 2]> {
+    nnue::with_net(|net| {
+        [Color::White, Color::Black].map(|viewer| View::new(net, &net_inputs(pos, viewer)))
+    })
 }
 
 /// Role values for exchanges: the Khun can only capture last.
@@ -484,7 +502,45 @@ fn see(pos: &Position, m: Move) -> i32 {
 }
 
 impl EngineGame for Position {
-    type Acc = ();
+    /// The network's sums by viewer (White's first), while the thread has a network.
+    type Acc = Option<[View; 2]>;
+
+    fn acc_new(pos: &Self) -> Self::Acc {
+        net_views(pos)
+    }
+
+    fn acc_after(acc: &Self::Acc, before: &Self, m: Move, after: &Self) -> Self::Acc {
+        let mut views = (*acc)?;
+        // A move lifts its piece (and what it takes) and sets down what stands on its
+        // target afterwards: the same piece, or the Met a Bia promotes to.
+        let (from, to) = (m.from(), m.to());
+        let lifted = [
+            before.piece_at(from).map(|p| (from, p)),
+            before.piece_at(to).map(|p| (to, p)),
+        ];
+        let set = after.piece_at(to).map(|p| (to, p));
+        nnue::with_net(|net| {
+            for (view, viewer) in views.iter_mut().zip([Color::White, Color::Black]) {
+                let input = |(sq, p)| net_input(sq, p, viewer);
+                let removed: ArrayVec<u16, 2> =
+                    lifted.iter().flatten().map(|&x| input(x)).collect();
+                let added: ArrayVec<u16, 1> = set.map(input).into_iter().collect();
+                view.update(net, &removed, &added);
+            }
+            views
+        })
+    }
+
+    fn evaluate_with(pos: &Self, state: &MakrukState, acc: &Self::Acc) -> i32 {
+        let us = pos.side_to_move().index();
+        match acc {
+            Some(views) if !mop_up(pos) => {
+                nnue::with_net(|net| net.output(&views[us], &views[1 - us]))
+                    .unwrap_or_else(|| Self::evaluate(pos, state))
+            }
+            _ => Self::evaluate(pos, state),
+        }
+    }
 
     fn see(pos: &Self, m: Move) -> Option<i32> {
         Some(see(pos, m))
@@ -732,6 +788,70 @@ mod tests {
         let mut b = net_inputs(&pos, Color::Black);
         b.sort_unstable();
         assert_eq!(b.as_slice(), [3, 6 * 64 + 60]);
+    }
+
+    /// A network of small pseudo-random weights over Makruk's inputs.
+    fn random_net(seed: u64) -> nnue::Network {
+        let mut rng = crate::Rng::new(seed);
+        let mut small = |n: usize| rng.below(2 * n + 1) as i16 - n as i16;
+        let w1 = (0..NET_INPUTS)
+            .map(|_| std::array::from_fn(|_| small(40)))
+            .collect();
+        let b1 = std::array::from_fn(|_| small(100) + 100);
+        let w2 = std::array::from_fn(|_| small(64));
+        let psqt = (0..NET_INPUTS).map(|_| i32::from(small(3000))).collect();
+        nnue::Network::from_weights(w1, b1, w2, 17, psqt)
+    }
+
+    #[test]
+    fn the_network_sums_carried_through_moves_equal_sums_taken_afresh() {
+        use ttakji_rules::Position as _;
+        let mut rng = crate::Rng::new(7);
+        let state = MakrukState::default();
+        let start = position(ttakji_rules::makruk::START_FEN);
+        // Without a network nothing is carried.
+        assert_eq!(<Position as EngineGame>::acc_new(&start), None);
+        nnue::set_thread_net(Some(std::sync::Arc::new(random_net(3))));
+        let mut promotions = 0;
+        for game in 0..80 {
+            let mut pos = start.clone();
+            let mut acc = <Position as EngineGame>::acc_new(&pos);
+            for _ in 0..(20 + game * 4) {
+                let mut moves = ttakji_rules::MoveList::new();
+                pos.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.below(moves.len())];
+                promotions += usize::from(m.is_promotion());
+                let mut after = pos.clone();
+                after.play_unchecked(m);
+                acc = <Position as EngineGame>::acc_after(&acc, &pos, m, &after);
+                pos = after;
+                assert_eq!(
+                    acc,
+                    <Position as EngineGame>::acc_new(&pos),
+                    "{}",
+                    pos.fen()
+                );
+                // The same score, the network's or in a mop-up ending the hand-written one.
+                let eval = <Position as EngineGame>::evaluate(&pos, &state);
+                assert_eq!(
+                    <Position as EngineGame>::evaluate_with(&pos, &state, &acc),
+                    eval
+                );
+                // A null move keeps the sums: they are by colour, not by side to move.
+                if let Some(passed) = <Position as EngineGame>::pass(&pos) {
+                    assert_eq!(
+                        <Position as EngineGame>::evaluate_with(&passed, &state, &acc),
+                        <Position as EngineGame>::evaluate(&passed, &state)
+                    );
+                }
+            }
+        }
+        nnue::set_thread_net(None);
+        // The games went through promotions, where the piece set down is not the one lifted.
+        assert!(promotions > 0);
     }
 
     /// White's threats in `fen` with `p`.
