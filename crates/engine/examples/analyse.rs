@@ -5,7 +5,9 @@
 //! continuation history is on (`support/flags.rs`). `MAKRUK_PARAMS=name=value,...` and
 //! `XIANGQI_PARAMS=name=value,...` change Makruk's and Xiangqi's evaluation parameters by
 //! their tuning names (`value[3]`, `tempo`, ...);
-//! `NET=FILE` evaluates Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`).
+//! `NET=FILE` evaluates Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`),
+//! `NET=hand` with the hand-written evaluation instead of Makruk's network (implied by
+//! `MAKRUK_PARAMS`).
 
 use std::{sync::atomic::AtomicBool, time::Duration};
 
@@ -25,12 +27,6 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
         ttakji_engine::set_thread_search_params(Some(p));
     }
     flags::eval_params_from_env()?;
-    if let Ok(path) = std::env::var("NET") {
-        let bytes = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
-        let net =
-            ttakji_engine::nnue::Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        ttakji_engine::nnue::set_thread_net(Some(std::sync::Arc::new(net)));
-    }
     let mut tt = TranspositionTable::new(64);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {

@@ -26,6 +26,8 @@
 //! milliseconds a move instead of its own time (time odds), `/nN` searches N nodes a move
 //! instead of any time (a match the machine's load cannot tilt), `/net@FILE` evaluates
 //! Makruk or Xiangqi with the network in `FILE` (`examples/nnue.rs`; no `/` in the path),
+//! `/hand` with the hand-written evaluation instead of Makruk's network (implied by the
+//! evaluation suffixes below unless `/net@` is given),
 //! `/old` evaluates with the
 //! hand-set parameters from before self-play tuning (`HAND_SET` in `eval/`), `/ks` (Xiangqi)
 //! with the session-10 king-danger terms (`xiangqi_eval::KING_SAFETY`), `/ks2` with those and
@@ -51,9 +53,10 @@ use std::{
 };
 
 use ttakji_engine::{
-    checkers_eval, choose, default_params, makruk_eval, set_thread_search_params, xiangqi_eval,
-    EngineGame, Level, Recipe, Rng, SearchParams, TranspositionTable, NO_PRUNING, NO_SEE,
-    S4_PARAMS, SEARCH_PARAMS,
+    checkers_eval, choose, default_params, makruk_eval,
+    nnue::{set_thread_net, NetChoice},
+    set_thread_search_params, xiangqi_eval, EngineGame, Level, Recipe, Rng, SearchParams,
+    TranspositionTable, NO_PRUNING, NO_SEE, S4_PARAMS, SEARCH_PARAMS,
 };
 use ttakji_game::{CountAction, Game};
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
@@ -67,13 +70,13 @@ mod fsf;
 
 enum Player {
     /// A level: its recipe, its table, other search parameters, and the evaluation
-    /// parameters it uses instead of the game's.
+    /// parameters it uses instead of the game's, and its evaluation network.
     Level(
         Recipe,
         Box<TranspositionTable>,
         Option<SearchParams>,
         Box<Eval>,
-        Option<std::sync::Arc<ttakji_engine::nnue::Network>>,
+        NetChoice,
     ),
     Random,
     Fsf {
@@ -127,15 +130,16 @@ impl Player {
             .parse()
             .map_err(|e| format!("{e}"))?;
         let (mut params, mut eval, mut movetime, mut nodes) = (None, Eval::InUse, None, None);
-        let mut net = None;
+        let mut net = NetChoice::GameDefault;
         for flag in parts {
             match flag {
                 _ if flag.starts_with("net@") => {
                     let bytes = std::fs::read(&flag[4..]).map_err(|e| format!("{flag}: {e}"))?;
                     let n = ttakji_engine::nnue::Network::from_bytes(&bytes)
                         .map_err(|e| format!("{flag}: {e}"))?;
-                    net = Some(std::sync::Arc::new(n));
+                    net = NetChoice::Net(std::sync::Arc::new(n));
                 }
+                "hand" => net = NetChoice::Hand,
                 _ if flag.starts_with('n') && flag[1..].parse::<u64>().is_ok() => {
                     nodes = flag[1..].parse().ok();
                 }
@@ -196,6 +200,11 @@ impl Player {
                 }
             }
         }
+        // Hand-written parameters are measured with the hand-written evaluation, not under
+        // Makruk's network.
+        if matches!(net, NetChoice::GameDefault) && !matches!(eval, Eval::InUse) {
+            net = NetChoice::Hand;
+        }
         let mut recipe = level.recipe();
         if let Some(nodes) = nodes {
             recipe = recipe.with_nodes(nodes);
@@ -243,11 +252,11 @@ impl Player {
                 let stop = AtomicBool::new(false);
                 set_thread_search_params(*params);
                 set_eval::<P>(**eval);
-                ttakji_engine::nnue::set_thread_net(net.clone());
+                set_thread_net(net.clone());
                 let c = choose(tt, game, recipe, None, &stop, rng);
                 set_thread_search_params(None);
                 set_eval::<P>(Eval::InUse);
-                ttakji_engine::nnue::set_thread_net(None);
+                set_thread_net(NetChoice::GameDefault);
                 let c = c.ok_or("no move")?;
                 Ok((c.mv, c.action))
             }

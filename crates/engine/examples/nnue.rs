@@ -17,8 +17,9 @@
 //! times faster.
 //!
 //! `check VARIANT FILE [NET]` prints the mean squared error of `sigmoid(eval / 400)` against
-//! the file's targets, `eval` the engine's static evaluation (the hand-written one, or the
-//! network in `NET`): the same measure `train` prints. It adds the least-squares slope of
+//! the file's targets, `eval` the engine's static evaluation (the hand-written one, the
+//! network in the file `NET`, or with `NET` = `default` the game's own): the same measure
+//! `train` prints. It adds the least-squares slope of
 //! the targets on `eval` and their correlation, within ±1 000 cp: how the evaluation's scale
 //! compares with the labels'.
 //!
@@ -26,10 +27,10 @@
 //! `sigmoid(output)`), with Adam on mini-batches of 2 048 positions over two threads, the
 //! last 5 % of the file held out (the file is in game order, so they are other games). It
 //! prints the training and held-out error after each epoch and writes the integer network
-//! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. Neither the
-//! data nor the networks are committed: none has yet played better than the hand-written
-//! evaluation, and the data is regenerated in under an hour (docs/benchmarks.md, sessions 14
-//! and 39).
+//! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. The data is not
+//! committed: it is regenerated in under an hour (docs/benchmarks.md, Search, sessions 14,
+//! 39 and 40). Makruk's network is (`crates/engine/nets/makruk.net`, which the engine
+//! embeds): the commands that made it are in session 40's section there.
 
 use std::{
     io::{BufRead, BufReader},
@@ -38,7 +39,7 @@ use std::{
 
 use ttakji_engine::{
     makruk_eval,
-    nnue::{set_thread_net, Network, HIDDEN, QA, QB, SCALE},
+    nnue::{set_thread_net, NetChoice, Network, HIDDEN, QA, QB, SCALE},
     xiangqi_eval, EngineGame, Rng,
 };
 use ttakji_rules::{makruk, xiangqi, Position as _, Side, Variant};
@@ -457,10 +458,15 @@ fn main() -> Result<(), String> {
     if args[0] == "check" {
         // `check VARIANT FILE [NET]`: the evaluation's error on a labelled file.
         let file = args.get(2).ok_or(usage)?;
-        if let Some(path) = args.get(3) {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            set_thread_net(Some(std::sync::Arc::new(net)));
+        match args.get(3).map(String::as_str) {
+            // Makruk's own network, embedded in the engine.
+            Some("default") => set_thread_net(NetChoice::GameDefault),
+            Some(path) => {
+                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+                let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+                set_thread_net(NetChoice::Net(std::sync::Arc::new(net)));
+            }
+            None => set_thread_net(NetChoice::Hand),
         }
         let (err, slope, corr) = match variant {
             Variant::Makruk => check::<makruk::Position>(file)?,

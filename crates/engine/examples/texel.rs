@@ -42,8 +42,9 @@ use std::{
 };
 
 use ttakji_engine::{
-    makruk_eval, search, xiangqi_eval, EngineGame, Rng, Score, SearchLimits, TranspositionTable,
-    Tunable,
+    makruk_eval,
+    nnue::{set_thread_net, NetChoice},
+    search, xiangqi_eval, EngineGame, Rng, Score, SearchLimits, TranspositionTable, Tunable,
 };
 use ttakji_game::Game;
 use ttakji_rules::{makruk, xiangqi, Side, Variant};
@@ -170,6 +171,8 @@ fn error<P: EngineGame, T: Tunable + Sync>(
     // with them set there.
     let part = |samples: &[Sample<P>]| {
         set(Some(*params));
+        // The hand-written terms are what is fitted: not Makruk's network.
+        set_thread_net(NetChoice::Hand);
         let sum: f64 = samples
             .iter()
             .map(|s| {
@@ -180,6 +183,7 @@ fn error<P: EngineGame, T: Tunable + Sync>(
             })
             .sum();
         set(None);
+        set_thread_net(NetChoice::GameDefault);
         sum
     };
     let (a, b) = samples.split_at(samples.len() / 2);

@@ -15,8 +15,9 @@
 use std::sync::atomic::AtomicBool;
 
 use ttakji_engine::{
-    checkers_eval, makruk_eval, search, xiangqi_eval, EngineGame, Rng, SearchLimits,
-    TranspositionTable, Tunable,
+    checkers_eval, makruk_eval,
+    nnue::{set_thread_net, NetChoice},
+    search, xiangqi_eval, EngineGame, Rng, SearchLimits, TranspositionTable, Tunable,
 };
 use ttakji_game::Game;
 use ttakji_rules::{checkers, makruk, xiangqi, Side, Variant};
@@ -39,6 +40,8 @@ fn play<P: EngineGame, T: Tunable>(
     while game.outcome().is_none() {
         let i = game.position().turn().index();
         set(Some(*params[i]));
+        // The hand-written terms are what is tuned: not Makruk's network.
+        set_thread_net(NetChoice::Hand);
         let Some(r) = search(&mut tts[i], &game, &limits, &stop, &mut |_| {}) else {
             break;
         };
@@ -47,6 +50,7 @@ fn play<P: EngineGame, T: Tunable>(
         }
     }
     set(None);
+    set_thread_net(NetChoice::GameDefault);
     match game.outcome().and_then(|o| o.winner) {
         Some(Side::First) => 1.0,
         Some(Side::Second) => 0.0,

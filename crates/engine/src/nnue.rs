@@ -5,11 +5,10 @@
 //! first, plus a linear term per input straight to the output (the piece-square values: it
 //! carries material, which a hidden layer trained on a few hundred thousand positions learns
 //! badly). Trained on positions scored by a stronger engine (`examples/nnue.rs`); the
-//! weights are integers so that evaluation is integer adds. In Xiangqi the search carries
-//! each colour's sums ([`View`]) from node to node and updates them from the pieces a move
-//! lifts and sets down (`EngineGame::Acc`), which takes about a quarter off a network
-//! search's time per node against summing every piece at each node; Makruk still sums
-//! afresh.
+//! weights are integers so that evaluation is integer adds. The search carries each
+//! colour's sums ([`View`]) from node to node and updates them from the pieces a move lifts
+//! and sets down (`EngineGame::Acc`, in Makruk and Xiangqi), which takes about a quarter off
+//! a network search's time per node against summing every piece at each node.
 //!
 //! File layout (little-endian): the magic `TTKN`, a `u32` version (2), `u32` inputs, `u32`
 //! hidden units, then `i16` input weights (input-major), `i16` hidden biases, `i16` output
@@ -250,24 +249,41 @@ impl View {
     }
 }
 
+/// Which evaluation a thread's Makruk and Xiangqi searches use ([`set_thread_net`]).
+#[derive(Clone, Debug, Default)]
+pub enum NetChoice {
+    /// The game's own: Makruk's network (`makruk_eval::default_net`), Xiangqi's
+    /// hand-written evaluation.
+    #[default]
+    GameDefault,
+    /// The hand-written evaluation, with whatever parameters the thread has set.
+    Hand,
+    /// This network, whose inputs must be those of the game searched (`NET_INPUTS` in its
+    /// evaluation module).
+    Net(Arc<Network>),
+}
+
 thread_local! {
-    static NET: RefCell<Option<Arc<Network>>> = const { RefCell::new(None) };
+    static NET: RefCell<NetChoice> = const { RefCell::new(NetChoice::GameDefault) };
 }
 
-/// Makes this thread evaluate the games that can use a network (Makruk, Xiangqi) with `net`
-/// instead of their hand-written evaluation (`None`: back to it). The network's inputs must
-/// be those of the game searched (`NET_INPUTS` in its evaluation module). No network is in
-/// use by default: none has yet played better than the hand-written evaluation
-/// (docs/benchmarks.md, sessions 14 and 39); `examples/match.rs` (`/net@FILE`) and
-/// `examples/analyse.rs` (`NET=FILE`) measure them.
-pub fn set_thread_net(net: Option<Arc<Network>>) {
-    NET.with(|n| *n.borrow_mut() = net);
+/// Makes this thread evaluate Makruk and Xiangqi as `choice` says, until it is set again.
+/// Threads start with [`NetChoice::GameDefault`]. Tools that tune or compare the
+/// hand-written terms set [`NetChoice::Hand`]; `examples/match.rs` (`/net@FILE`, `/hand`)
+/// and `examples/analyse.rs` (`NET=FILE|hand`) measure networks against them.
+pub fn set_thread_net(choice: NetChoice) {
+    NET.with(|n| *n.borrow_mut() = choice);
 }
 
-/// `f` applied to this thread's network, if it has one.
+/// `f` applied to the network this thread evaluates with, given the game's own (`default`),
+/// or `None` where it uses the hand-written evaluation.
 #[inline]
-pub(crate) fn with_net<R>(f: impl FnOnce(&Network) -> R) -> Option<R> {
-    NET.with(|n| n.borrow().as_deref().map(f))
+pub(crate) fn with_net<R>(default: Option<&Network>, f: impl FnOnce(&Network) -> R) -> Option<R> {
+    NET.with(|n| match &*n.borrow() {
+        NetChoice::GameDefault => default.map(f),
+        NetChoice::Hand => None,
+        NetChoice::Net(net) => Some(f(net)),
+    })
 }
 
 #[cfg(test)]

@@ -39,11 +39,29 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
 
 /// Sets this thread's Makruk and Xiangqi evaluation parameters from
 /// `MAKRUK_PARAMS=name=value,...` and `XIANGQI_PARAMS=name=value,...` (tuning names:
-/// `value[3]`, `tempo`, ...), where they are set.
+/// `value[3]`, `tempo`, ...), where they are set, and its network from `NET=FILE` (`hand`:
+/// none, which `MAKRUK_PARAMS` implies without `NET`).
 #[allow(dead_code)] // not every example that reads `SEARCH` takes evaluation parameters
 pub fn eval_params_from_env() -> Result<(), String> {
-    use ttakji_engine::{makruk_eval, xiangqi_eval};
-    if let Some(p) = params_from_env("MAKRUK_PARAMS", makruk_eval::PARAMS)? {
+    use ttakji_engine::{
+        makruk_eval,
+        nnue::{set_thread_net, NetChoice, Network},
+        xiangqi_eval,
+    };
+    let makruk = params_from_env("MAKRUK_PARAMS", makruk_eval::PARAMS)?;
+    match std::env::var("NET").ok().as_deref() {
+        Some("hand") => set_thread_net(NetChoice::Hand),
+        Some(path) => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            set_thread_net(NetChoice::Net(std::sync::Arc::new(net)));
+        }
+        // Hand-written parameters are measured with the hand-written evaluation, not under
+        // Makruk's network.
+        None if makruk.is_some() => set_thread_net(NetChoice::Hand),
+        None => {}
+    }
+    if let Some(p) = makruk {
         makruk_eval::set_thread_params(Some(p));
     }
     if let Some(p) = params_from_env("XIANGQI_PARAMS", xiangqi_eval::PARAMS)? {

@@ -1,8 +1,12 @@
-//! Makruk evaluation: material, piece-square terms (centralisation, advancement, Bia ranks),
-//! Rua and Ma mobility, Bia chains, Khun shelter in the middle game, and a mop-up term that
-//! drives a bare or nearly bare Khun to a corner and brings the stronger side's Khun and
-//! short-range pieces next to it once the Bia are gone (mating inside the count needs it:
-//! Mets and Khons only mate from next to the Khun).
+//! Makruk evaluation. By default a network ([`default_net`], `crate::nnue`) judges every
+//! position but the mop-up endings; the hand-written terms judge those, and every position
+//! when a thread asks for them (`nnue::NetChoice::Hand`): material, piece-square terms
+//! (centralisation, advancement, Bia ranks), Rua and Ma mobility, Bia chains, Khun shelter in
+//! the middle game, and a mop-up term that drives a bare or nearly bare Khun to a corner and
+//! brings the stronger side's Khun and short-range pieces next to it once the Bia are gone
+//! (mating inside the count needs it: Mets and Khons only mate from next to the Khun).
+
+use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 use ttakji_game::{CountAction, CountKind, MakrukState};
@@ -387,6 +391,20 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
 /// Khon, Ma, Rua, Bia) and its square as the viewer sees the board.
 pub const NET_INPUTS: usize = 2 * 6 * 64;
 
+/// Makruk's own network, which threads evaluate with unless told otherwise
+/// ([`nnue::set_thread_net`]): trained on about two million positions of self-play scored by
+/// Fairy-Stockfish's classical evaluation (docs/benchmarks.md, Search, session 40). `None`
+/// only if the embedded file were damaged, which a test rules out.
+pub fn default_net() -> Option<&'static nnue::Network> {
+    static NET: OnceLock<Option<nnue::Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        nnue::Network::from_bytes(include_bytes!("../../nets/makruk.net"))
+            .ok()
+            .filter(|net| net.inputs() == NET_INPUTS)
+    })
+    .as_ref()
+}
+
 /// The network's active inputs for `pos` seen by `viewer`. Black sees the board turned half
 /// a turn: the setup is symmetric under that turn (Khun d1 against e8), not under a mirror.
 pub fn net_inputs(pos: &Position, viewer: Color) -> ArrayVec<u16, 32> {
@@ -417,21 +435,21 @@ fn mop_up(pos: &Position) -> bool {
         && (material(pos, Color::White) - material(pos, Color::Black)).abs() >= PARAMS.mopup_margin
 }
 
-/// The score of this thread's network ([`nnue::set_thread_net`]) for the side to move, or
-/// `None` where the hand-written evaluation decides: with no network, and in a mop-up
-/// ending ([`mop_up`]).
+/// The score of the network this thread evaluates with ([`nnue::set_thread_net`], by
+/// default [`default_net`]) for the side to move, or `None` where the hand-written
+/// evaluation decides: when the thread asks for it, and in a mop-up ending ([`mop_up`]).
 fn net_score(pos: &Position) -> Option<i32> {
-    // The thread's network first: without one (the default) nothing here costs anything.
-    nnue::with_net(|net| {
+    nnue::with_net(default_net(), |net| {
         let us = pos.side_to_move();
         (!mop_up(pos)).then(|| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other())))
     })
     .flatten()
 }
 
-/// The network's sums from White's and Black's points of view, if this thread has a network.
+/// The network's sums from White's and Black's points of view, if this thread evaluates
+/// with one.
 fn net_views(pos: &Position) -> Option<[View; 2]> {
-    nnue::with_net(|net| {
+    nnue::with_net(default_net(), |net| {
         [Color::White, Color::Black].map(|viewer| View::new(net, &net_inputs(pos, viewer)))
     })
 }
@@ -502,7 +520,7 @@ fn see(pos: &Position, m: Move) -> i32 {
 }
 
 impl EngineGame for Position {
-    /// The network's sums by viewer (White's first), while the thread has a network.
+    /// The network's sums by viewer (White's first), while the thread evaluates with one.
     type Acc = Option<[View; 2]>;
 
     fn acc_new(pos: &Self) -> Self::Acc {
@@ -519,7 +537,7 @@ impl EngineGame for Position {
             before.piece_at(to).map(|p| (to, p)),
         ];
         let set = after.piece_at(to).map(|p| (to, p));
-        nnue::with_net(|net| {
+        nnue::with_net(default_net(), |net| {
             for (view, viewer) in views.iter_mut().zip([Color::White, Color::Black]) {
                 let input = |(sq, p)| net_input(sq, p, viewer);
                 let removed: ArrayVec<u16, 2> =
@@ -535,7 +553,7 @@ impl EngineGame for Position {
         let us = pos.side_to_move().index();
         match acc {
             Some(views) if !mop_up(pos) => {
-                nnue::with_net(|net| net.output(&views[us], &views[1 - us]))
+                nnue::with_net(default_net(), |net| net.output(&views[us], &views[1 - us]))
                     .unwrap_or_else(|| Self::evaluate(pos, state))
             }
             _ => Self::evaluate(pos, state),
@@ -755,16 +773,43 @@ mod tests {
         let rua_up = position("1nsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR b - - 0 1");
         // Black to move, a Rua down: -400 by the network. Without Bia, a Rua up is mop-up.
         let mop_up = position("4k3/8/8/8/8/8/8/R2K4 w - - 0 1");
+        nnue::set_thread_net(nnue::NetChoice::Hand);
         let hand = (
             Position::evaluate(&rua_up, &state),
             Position::evaluate(&mop_up, &state),
         );
-        nnue::set_thread_net(Some(std::sync::Arc::new(net)));
+        nnue::set_thread_net(nnue::NetChoice::Net(std::sync::Arc::new(net)));
         assert_eq!(Position::evaluate(&rua_up, &state), -400);
         assert_eq!(Position::evaluate(&mop_up, &state), hand.1);
-        nnue::set_thread_net(None);
+        // By default, Makruk's own network: not the hand-written score, but the same in a
+        // mop-up ending.
+        nnue::set_thread_net(nnue::NetChoice::GameDefault);
+        let own = default_net().map(|net| {
+            let us = rua_up.side_to_move();
+            net.evaluate(&net_inputs(&rua_up, us), &net_inputs(&rua_up, us.other()))
+        });
+        assert_eq!(Some(Position::evaluate(&rua_up, &state)), own);
+        assert_eq!(Position::evaluate(&mop_up, &state), hand.1);
+        nnue::set_thread_net(nnue::NetChoice::Hand);
         assert_eq!(Position::evaluate(&rua_up, &state), hand.0);
         assert_ne!(hand.0, -400);
+        nnue::set_thread_net(nnue::NetChoice::GameDefault);
+    }
+
+    #[test]
+    fn the_embedded_network_loads_and_sees_a_rua_down_as_lost_material() {
+        let net = default_net().expect("the embedded network");
+        assert_eq!(net.inputs(), NET_INPUTS);
+        let state = MakrukState::default();
+        // White to move at the start, then without its h1 Rua: it judges the loss.
+        let start = position(ttakji_rules::makruk::START_FEN);
+        let down = position("rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSN1 w - - 0 1");
+        let (even, worse) = (
+            Position::evaluate(&start, &state),
+            Position::evaluate(&down, &state),
+        );
+        assert!(even.abs() < 60, "{even}");
+        assert!(worse < even - 300, "{worse} against {even}");
     }
 
     #[test]
@@ -809,9 +854,13 @@ mod tests {
         let mut rng = crate::Rng::new(7);
         let state = MakrukState::default();
         let start = position(ttakji_rules::makruk::START_FEN);
-        // Without a network nothing is carried.
+        // With the hand-written evaluation nothing is carried; by default, Makruk's own
+        // network's sums are.
+        nnue::set_thread_net(nnue::NetChoice::Hand);
         assert_eq!(<Position as EngineGame>::acc_new(&start), None);
-        nnue::set_thread_net(Some(std::sync::Arc::new(random_net(3))));
+        nnue::set_thread_net(nnue::NetChoice::GameDefault);
+        assert!(<Position as EngineGame>::acc_new(&start).is_some());
+        nnue::set_thread_net(nnue::NetChoice::Net(std::sync::Arc::new(random_net(3))));
         let mut promotions = 0;
         for game in 0..80 {
             let mut pos = start.clone();
@@ -849,7 +898,7 @@ mod tests {
                 }
             }
         }
-        nnue::set_thread_net(None);
+        nnue::set_thread_net(nnue::NetChoice::GameDefault);
         // The games went through promotions, where the piece set down is not the one lifted.
         assert!(promotions > 0);
     }

@@ -923,12 +923,12 @@ fn net_input(sq: Square, piece: Piece, viewer: Color) -> u16 {
 fn net_score(pos: &Position) -> Option<i32> {
     let us = pos.side_to_move();
     let score = |net: &Network| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other()));
-    nnue::with_net(score)
+    nnue::with_net(None, score)
 }
 
 /// The network's sums from Red's and Black's points of view, if this thread has a network.
 fn net_views(pos: &Position) -> Option<[View; 2]> {
-    nnue::with_net(|net| {
+    nnue::with_net(None, |net| {
         [Color::Red, Color::Black].map(|viewer| View::new(net, &net_inputs(pos, viewer)))
     })
 }
@@ -965,7 +965,7 @@ impl EngineGame for Position {
             before.piece_at(to).map(|p| (to, p)),
         ];
         let set = after.piece_at(to).map(|p| (to, p));
-        nnue::with_net(|net| {
+        nnue::with_net(None, |net| {
             for (view, viewer) in views.iter_mut().zip([Color::Red, Color::Black]) {
                 let input = |(sq, p)| net_input(sq, p, viewer);
                 let removed: ArrayVec<u16, 2> =
@@ -980,7 +980,7 @@ impl EngineGame for Position {
     fn evaluate_with(pos: &Self, state: &(), acc: &Self::Acc) -> i32 {
         let us = pos.side_to_move().index();
         match acc {
-            Some(views) => nnue::with_net(|net| net.output(&views[us], &views[1 - us]))
+            Some(views) => nnue::with_net(None, |net| net.output(&views[us], &views[1 - us]))
                 .unwrap_or_else(|| Self::evaluate(pos, state)),
             None => Self::evaluate(pos, state),
         }
@@ -1389,7 +1389,7 @@ mod tests {
             <Position as EngineGame>::acc_new(&Position::startpos()),
             None
         );
-        nnue::set_thread_net(Some(std::sync::Arc::new(random_net(1))));
+        nnue::set_thread_net(nnue::NetChoice::Net(std::sync::Arc::new(random_net(1))));
         for game in 0..60 {
             let mut pos = Position::startpos();
             let mut acc = <Position as EngineGame>::acc_new(&pos);
@@ -1424,7 +1424,7 @@ mod tests {
                 }
             }
         }
-        nnue::set_thread_net(None);
+        nnue::set_thread_net(nnue::NetChoice::GameDefault);
     }
 
     #[test]
