@@ -19,9 +19,8 @@
 //! `check VARIANT FILE [NET]` prints the mean squared error of `sigmoid(eval / 400)` against
 //! the file's targets, `eval` the engine's static evaluation (the hand-written one, the
 //! network in the file `NET`, or with `NET` = `default` the game's own): the same measure
-//! `train` prints. It adds the least-squares slope of
-//! the targets on `eval` and their correlation, within ±1 000 cp: how the evaluation's scale
-//! compares with the labels'.
+//! `train` prints. It adds the least-squares slope of the targets on `eval` and their
+//! correlation, within ±1 000 cp: how the evaluation's scale compares with the labels'.
 //!
 //! `train` fits the network to `sigmoid(CP / 400)` (mean squared error of
 //! `sigmoid(output)`), with Adam on mini-batches of 2 048 positions over two threads, the

@@ -781,8 +781,7 @@ mod tests {
         nnue::set_thread_net(nnue::NetChoice::Net(std::sync::Arc::new(net)));
         assert_eq!(Position::evaluate(&rua_up, &state), -400);
         assert_eq!(Position::evaluate(&mop_up, &state), hand.1);
-        // By default, Makruk's own network: not the hand-written score, but the same in a
-        // mop-up ending.
+        // By default, Makruk's own network's score; the hand-written one in a mop-up ending.
         nnue::set_thread_net(nnue::NetChoice::GameDefault);
         let own = default_net().map(|net| {
             let us = rua_up.side_to_move();
