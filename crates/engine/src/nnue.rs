@@ -17,6 +17,7 @@
 
 use std::{cell::RefCell, sync::Arc};
 
+use arrayvec::ArrayVec;
 use thiserror::Error;
 
 /// Hidden units per point of view.
@@ -246,6 +247,23 @@ impl View {
             }
             self.linear += sign * net.psqt[usize::from(i)];
         }
+    }
+}
+
+/// Updates both colours' views (`views[c]` as colour `c` sees the board) for a move that
+/// lifts the pieces in `lifted` (the mover, and what it takes) and sets `set` down (the
+/// mover, or what it promotes to), `input(piece, c)` being a piece's input for colour `c`.
+pub(crate) fn move_views<T: Copy>(
+    net: &Network,
+    views: &mut [View; 2],
+    lifted: [Option<T>; 2],
+    set: Option<T>,
+    input: impl Fn(T, usize) -> u16,
+) {
+    for (c, view) in views.iter_mut().enumerate() {
+        let removed: ArrayVec<u16, 2> = lifted.iter().flatten().map(|&x| input(x, c)).collect();
+        let added: ArrayVec<u16, 1> = set.map(|x| input(x, c)).into_iter().collect();
+        view.update(net, &removed, &added);
     }
 }
 

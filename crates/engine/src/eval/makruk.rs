@@ -446,11 +446,14 @@ fn net_score(pos: &Position) -> Option<i32> {
     .flatten()
 }
 
+/// The colours whose views of the board the network's sums are kept for, in order.
+const VIEWERS: [Color; 2] = [Color::White, Color::Black];
+
 /// The network's sums from White's and Black's points of view, if this thread evaluates
 /// with one.
 fn net_views(pos: &Position) -> Option<[View; 2]> {
     nnue::with_net(default_net(), |net| {
-        [Color::White, Color::Black].map(|viewer| View::new(net, &net_inputs(pos, viewer)))
+        VIEWERS.map(|viewer| View::new(net, &net_inputs(pos, viewer)))
     })
 }
 
@@ -532,19 +535,12 @@ impl EngineGame for Position {
         // A move lifts its piece (and what it takes) and sets down what stands on its
         // target afterwards: the same piece, or the Met a Bia promotes to.
         let (from, to) = (m.from(), m.to());
-        let lifted = [
-            before.piece_at(from).map(|p| (from, p)),
-            before.piece_at(to).map(|p| (to, p)),
-        ];
+        let lifted = [from, to].map(|sq| before.piece_at(sq).map(|p| (sq, p)));
         let set = after.piece_at(to).map(|p| (to, p));
         nnue::with_net(default_net(), |net| {
-            for (view, viewer) in views.iter_mut().zip([Color::White, Color::Black]) {
-                let input = |(sq, p)| net_input(sq, p, viewer);
-                let removed: ArrayVec<u16, 2> =
-                    lifted.iter().flatten().map(|&x| input(x)).collect();
-                let added: ArrayVec<u16, 1> = set.map(input).into_iter().collect();
-                view.update(net, &removed, &added);
-            }
+            nnue::move_views(net, &mut views, lifted, set, |(sq, p), c| {
+                net_input(sq, p, VIEWERS[c])
+            });
             views
         })
     }
