@@ -28,8 +28,8 @@
 //! prints the training and held-out error after each epoch and writes the integer network
 //! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. The data is not
 //! committed: it is regenerated in under an hour (docs/benchmarks.md, Search, sessions 14,
-//! 39 and 40). Makruk's network is (`crates/engine/nets/makruk.net`, which the engine
-//! embeds): the commands that made it are in session 40's section there.
+//! 39, 40 and 41). Makruk's network (`crates/engine/nets/makruk.net`, which the engine
+//! embeds) was made by the commands in session 41's section there.
 
 use std::{
     io::{BufRead, BufReader},

@@ -392,9 +392,9 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
 pub const NET_INPUTS: usize = 2 * 6 * 64;
 
 /// Makruk's own network, which threads evaluate with unless told otherwise
-/// ([`nnue::set_thread_net`]): trained on about two million positions of self-play scored by
-/// Fairy-Stockfish's classical evaluation (docs/benchmarks.md, Search, session 40). `None`
-/// only if the embedded file were damaged, which a test rules out.
+/// ([`nnue::set_thread_net`]): trained on 1.4 million positions of its predecessor's self-play,
+/// each scored by a 3 000-node search of Fairy-Stockfish (docs/benchmarks.md, Search, session
+/// 41). `None` only if the embedded file were damaged, which a test rules out.
 pub fn default_net() -> Option<&'static nnue::Network> {
     static NET: OnceLock<Option<nnue::Network>> = OnceLock::new();
     NET.get_or_init(|| {
