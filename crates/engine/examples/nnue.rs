@@ -28,8 +28,9 @@
 //! prints the training and held-out error after each epoch and writes the integer network
 //! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. The data is not
 //! committed: it is regenerated in under an hour (docs/benchmarks.md, Search, sessions 14,
-//! 39, 40 and 41). Makruk's network (`crates/engine/nets/makruk.net`, which the engine
-//! embeds) was made by the commands in session 41's section there.
+//! 39, 40, 41 and 42). Makruk's network (`crates/engine/nets/makruk.net`, which the engine
+//! embeds) was made by the commands in session 41's section there, Xiangqi's
+//! (`crates/engine/nets/xiangqi.net`) by those in session 42's.
 
 use std::{
     io::{BufRead, BufReader},

@@ -171,7 +171,7 @@ fn error<P: EngineGame, T: Tunable + Sync>(
     // with them set there.
     let part = |samples: &[Sample<P>]| {
         set(Some(*params));
-        // The hand-written terms are what is fitted: not Makruk's network.
+        // The hand-written terms are what is fitted: not the game's network.
         set_thread_net(NetChoice::Hand);
         let sum: f64 = samples
             .iter()

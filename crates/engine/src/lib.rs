@@ -11,7 +11,7 @@
 //! | `ordering` | staged move ordering: TT move, MVV/LVA captures, killers, SEE-losing captures, history and continuation history |
 //! | `time` | [`SearchLimits`] (depth, nodes, movetime, clock, infinite, deadline) and time management |
 //! | `eval/` | one file per game, all parameters in one `PARAMS` table each (a thread may override them: [`Tunable`], `set_thread_params`) |
-//! | `nnue` | evaluation networks and their file format: Makruk evaluates with its own, embedded ([`makruk_eval::default_net`]), Xiangqi with its hand-written terms unless a thread is given one ([`nnue::set_thread_net`]) |
+//! | `nnue` | evaluation networks and their file format: Makruk and Xiangqi evaluate with their own, embedded ([`makruk_eval::default_net`], [`xiangqi_eval::default_net`]), unless a thread is given another or the hand-written terms ([`nnue::set_thread_net`]) |
 //! | `level` | [`Level`] recipes and the softmax move choice |
 //! | `pool` | [`AiPool`]: bounded OS-thread pool, tokio oneshot answers, cancel on drop |
 //!

@@ -270,8 +270,7 @@ pub(crate) fn move_views<T: Copy>(
 /// Which evaluation a thread's Makruk and Xiangqi searches use ([`set_thread_net`]).
 #[derive(Clone, Debug, Default)]
 pub enum NetChoice {
-    /// The game's own: Makruk's network (`makruk_eval::default_net`), Xiangqi's
-    /// hand-written evaluation.
+    /// The game's own network (`makruk_eval::default_net`, `xiangqi_eval::default_net`).
     #[default]
     GameDefault,
     /// The hand-written evaluation, with whatever parameters the thread has set.

@@ -1740,17 +1740,21 @@ mod tests {
         }
     }
 
-    /// Nodes of a depth-8 search of a Xiangqi middle game with `params`.
+    /// Nodes of a depth-8 search of a Xiangqi middle game with `params`, evaluated by the
+    /// hand-written terms, with which these switches were measured (with the network, the
+    /// mate-threat switch leaves this position's depth-8 tree as it is).
     fn xiangqi_nodes(params: SearchParams) -> u64 {
         let game = Game::<ttakji_rules::xiangqi::Position>::from_fen(
             "2bakab2/5r3/3c4n/2p3p2/5r3/C8/P3P3P/R8/4N4/2BAKAB1R w - - 4 17",
         )
         .expect("FEN");
         set_thread_search_params(Some(params));
+        crate::nnue::set_thread_net(crate::nnue::NetChoice::Hand);
         let mut tt = TranspositionTable::new(4);
         let stop = AtomicBool::new(false);
         let r = search(&mut tt, &game, &SearchLimits::depth(8), &stop, &mut |_| {});
         set_thread_search_params(None);
+        crate::nnue::set_thread_net(crate::nnue::NetChoice::GameDefault);
         let r = r.expect("a move");
         assert!(game.legal_moves().contains(&r.best));
         r.nodes

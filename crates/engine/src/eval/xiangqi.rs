@@ -1,8 +1,12 @@
-//! Xiangqi evaluation: material (soldiers gain across the river, cannons lose and horses gain
-//! as the board empties), piece-square terms, chariot and horse mobility, and General safety
-//! (attackers near the palace against the advisors and elephants that guard it). Two sets of
-//! terms are there but off by default, each measured against Fairy-Stockfish: king danger
-//! ([`KING_SAFETY`]) and threats ([`THREATS`]).
+//! Xiangqi evaluation. By default a network ([`default_net`], `crate::nnue`) judges every
+//! position. The hand-written terms judge when a thread asks for them
+//! (`nnue::NetChoice::Hand`): material (soldiers gain across the river, cannons lose and
+//! horses gain as the board empties), piece-square terms, chariot and horse mobility, and
+//! General safety (attackers near the palace against the advisors and elephants that guard
+//! it). Two sets of those terms are there but off by default, each measured against
+//! Fairy-Stockfish: king danger ([`KING_SAFETY`]) and threats ([`THREATS`]).
+
+use std::sync::OnceLock;
 
 use arrayvec::ArrayVec;
 use ttakji_rules::xiangqi::{Color, Move, Piece, Position, Role, Square};
@@ -918,12 +922,26 @@ fn net_input(sq: Square, piece: Piece, viewer: Color) -> u16 {
     ((theirs * 7 + piece.role as usize) * 90 + point) as u16
 }
 
-/// The score of this thread's network ([`nnue::set_thread_net`]) for the side to move, if it
-/// has one.
+/// Xiangqi's own network, which threads evaluate with unless told otherwise
+/// ([`nnue::set_thread_net`]): trained on positions of the hand-written evaluation's
+/// self-play, each scored by a 3 000-node search of Fairy-Stockfish (docs/benchmarks.md,
+/// Search, session 42). `None` only if the embedded file were damaged, which a test rules out.
+pub fn default_net() -> Option<&'static Network> {
+    static NET: OnceLock<Option<Network>> = OnceLock::new();
+    NET.get_or_init(|| {
+        Network::from_bytes(include_bytes!("../../nets/xiangqi.net"))
+            .ok()
+            .filter(|net| net.inputs() == NET_INPUTS)
+    })
+    .as_ref()
+}
+
+/// The score of the network this thread evaluates with ([`nnue::set_thread_net`], by
+/// default [`default_net`]) for the side to move, or `None` for the hand-written terms.
 fn net_score(pos: &Position) -> Option<i32> {
     let us = pos.side_to_move();
     let score = |net: &Network| net.evaluate(&net_inputs(pos, us), &net_inputs(pos, us.other()));
-    nnue::with_net(None, score)
+    nnue::with_net(default_net(), score)
 }
 
 /// The colours whose views of the board the network's sums are kept for, in order.
@@ -931,7 +949,7 @@ const VIEWERS: [Color; 2] = [Color::Red, Color::Black];
 
 /// The network's sums from Red's and Black's points of view, if this thread has a network.
 fn net_views(pos: &Position) -> Option<[View; 2]> {
-    nnue::with_net(None, |net| {
+    nnue::with_net(default_net(), |net| {
         VIEWERS.map(|viewer| View::new(net, &net_inputs(pos, viewer)))
     })
 }
@@ -965,7 +983,7 @@ impl EngineGame for Position {
         let (from, to) = (m.from(), m.to());
         let lifted = [from, to].map(|sq| before.piece_at(sq).map(|p| (sq, p)));
         let set = after.piece_at(to).map(|p| (to, p));
-        nnue::with_net(None, |net| {
+        nnue::with_net(default_net(), |net| {
             nnue::move_views(net, &mut views, lifted, set, |(sq, p), c| {
                 net_input(sq, p, VIEWERS[c])
             });
@@ -976,8 +994,10 @@ impl EngineGame for Position {
     fn evaluate_with(pos: &Self, state: &(), acc: &Self::Acc) -> i32 {
         let us = pos.side_to_move().index();
         match acc {
-            Some(views) => nnue::with_net(None, |net| net.output(&views[us], &views[1 - us]))
-                .unwrap_or_else(|| Self::evaluate(pos, state)),
+            Some(views) => {
+                nnue::with_net(default_net(), |net| net.output(&views[us], &views[1 - us]))
+                    .unwrap_or_else(|| Self::evaluate(pos, state))
+            }
             None => Self::evaluate(pos, state),
         }
     }
@@ -1378,9 +1398,30 @@ mod tests {
     }
 
     #[test]
+    fn the_embedded_network_loads_and_sees_a_chariot_down_as_lost_material() {
+        let net = default_net().expect("the embedded network");
+        assert_eq!(net.inputs(), NET_INPUTS);
+        // Red to move at the start, then without its i1 Chariot: it judges the loss.
+        let start = Position::startpos();
+        let down = Position::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABN1 w - - 0 1",
+        )
+        .expect("FEN");
+        let (even, worse) = (
+            <Position as EngineGame>::evaluate(&start, &()),
+            <Position as EngineGame>::evaluate(&down, &()),
+        );
+        // Red, moving first, is ahead at the start: Fairy-Stockfish's search says about
+        // +50 cp, and the network's labels were its scores times 2.5.
+        assert!((0..300).contains(&even), "{even}");
+        assert!(worse < even - 500, "{worse} against {even}");
+    }
+
+    #[test]
     fn the_network_sums_carried_through_moves_equal_sums_taken_afresh() {
         let mut rng = crate::Rng::new(5);
         // Without a network nothing is carried.
+        nnue::set_thread_net(nnue::NetChoice::Hand);
         assert_eq!(
             <Position as EngineGame>::acc_new(&Position::startpos()),
             None
