@@ -15,7 +15,10 @@
 //! weights (side to move's half first), `i32` output bias, `i32` linear weights (one per
 //! input, in output units).
 
-use std::{cell::RefCell, sync::Arc};
+use std::{
+    cell::RefCell,
+    sync::{Arc, OnceLock},
+};
 
 use arrayvec::ArrayVec;
 use thiserror::Error;
@@ -153,6 +156,22 @@ impl Network {
     /// Number of inputs.
     pub fn inputs(&self) -> usize {
         self.inputs
+    }
+
+    /// A game's embedded network file (`include_bytes!`), read into `cell` on first use:
+    /// `None` if it does not read or has not `inputs` inputs, which each game's test of its
+    /// embedded file rules out.
+    pub fn embedded(
+        cell: &'static OnceLock<Option<Network>>,
+        bytes: &[u8],
+        inputs: usize,
+    ) -> Option<&'static Network> {
+        cell.get_or_init(|| {
+            Network::from_bytes(bytes)
+                .ok()
+                .filter(|net| net.inputs() == inputs)
+        })
+        .as_ref()
     }
 
     /// The hidden layer from one point of view: the bias plus the rows of its active inputs.

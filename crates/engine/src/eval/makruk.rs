@@ -397,12 +397,7 @@ pub const NET_INPUTS: usize = 2 * 6 * 64;
 /// 41). `None` only if the embedded file were damaged, which a test rules out.
 pub fn default_net() -> Option<&'static nnue::Network> {
     static NET: OnceLock<Option<nnue::Network>> = OnceLock::new();
-    NET.get_or_init(|| {
-        nnue::Network::from_bytes(include_bytes!("../../nets/makruk.net"))
-            .ok()
-            .filter(|net| net.inputs() == NET_INPUTS)
-    })
-    .as_ref()
+    nnue::Network::embedded(&NET, include_bytes!("../../nets/makruk.net"), NET_INPUTS)
 }
 
 /// The network's active inputs for `pos` seen by `viewer`. Black sees the board turned half

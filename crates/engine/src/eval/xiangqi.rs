@@ -928,12 +928,7 @@ fn net_input(sq: Square, piece: Piece, viewer: Color) -> u16 {
 /// Search, session 42). `None` only if the embedded file were damaged, which a test rules out.
 pub fn default_net() -> Option<&'static Network> {
     static NET: OnceLock<Option<Network>> = OnceLock::new();
-    NET.get_or_init(|| {
-        Network::from_bytes(include_bytes!("../../nets/xiangqi.net"))
-            .ok()
-            .filter(|net| net.inputs() == NET_INPUTS)
-    })
-    .as_ref()
+    Network::embedded(&NET, include_bytes!("../../nets/xiangqi.net"), NET_INPUTS)
 }
 
 /// The score of the network this thread evaluates with ([`nnue::set_thread_net`], by
