@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p ttakji-engine --example texel -- gen makruk GAMES NODES POSITIONS
 //! cargo run --release -p ttakji-engine --example nnue -- label makruk POSITIONS NODES LABELLED
-//! cargo run --release -p ttakji-engine --example nnue -- train makruk LABELLED NET [EPOCHS]
+//! cargo run --release -p ttakji-engine --example nnue -- train makruk LABELLED NET [EPOCHS [mirror]]
 //! ```
 //!
 //! (or `xiangqi`).
@@ -18,18 +18,23 @@
 //!
 //! `check VARIANT FILE [NET]` prints the mean squared error of `sigmoid(eval / 400)` against
 //! the file's targets, `eval` the engine's static evaluation (the hand-written one, the
-//! network in the file `NET`, or with `NET` = `default` the game's own): the same measure
-//! `train` prints. It adds the least-squares slope of the targets on `eval` and their
+//! network in the file `NET`, or with `NET` = `default` the game's own): the measure `train`
+//! prints, but higher in Makruk, whose evaluation hands the mop-up endings (no Bia, a
+//! material lead) to the hand-written terms. A network whose width or inputs are not the
+//! game's is refused. It adds the least-squares slope of the targets on `eval` and their
 //! correlation, within ±1 000 cp: how the evaluation's scale compares with the labels'.
 //!
 //! `train` fits the network to `sigmoid(CP / 400)` (mean squared error of
 //! `sigmoid(output)`), with Adam on mini-batches of 2 048 positions over two threads, the
-//! last 5 % of the file held out (the file is in game order, so they are other games). It
+//! last 5 % of the file held out (the file is in game order, so they are other games); with
+//! `mirror` each training position is learnt a second time mirrored left to right, which the
+//! pieces' moves in both games allow (the inputs are mirrored, not the FEN: a mirrored Makruk
+//! position has its Mets on the wrong colour of square, which the rules refuse). It
 //! prints the training and held-out error after each epoch and writes the integer network
 //! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. The data is not
-//! committed: it is regenerated in under an hour (docs/benchmarks.md, Search, sessions 14,
-//! 39, 40, 41 and 42). Makruk's network (`crates/engine/nets/makruk.net`, which the engine
-//! embeds) was made by the commands in session 41's section there, Xiangqi's
+//! committed: it is regenerated in about an hour (docs/benchmarks.md, Search, sessions 14,
+//! 39–42 and 44). Makruk's network (`crates/engine/nets/makruk.net`, which the engine
+//! embeds) was made by the commands in session 44's section there, Xiangqi's
 //! (`crates/engine/nets/xiangqi.net`) by those in session 42's.
 
 use std::{
@@ -123,10 +128,12 @@ fn labelled<'a>(path: &str, i: usize, line: &'a str) -> Result<(&'a str, f32), S
     Ok((fen, cp))
 }
 
-/// Reads a `label` file into training and held-out data.
+/// Reads a `label` file into training and held-out data; with `mirror` (an input's index
+/// with the board mirrored left to right) each training position counts once more mirrored.
 fn load(
     path: &str,
     inputs_of: impl Fn(&str) -> Result<(Vec<u16>, Vec<u16>), String>,
+    mirror: Option<fn(u16) -> u16>,
 ) -> Result<(Data, Data), String> {
     let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
     let lines: Vec<String> = BufReader::new(file)
@@ -138,8 +145,15 @@ fn load(
     for (i, line) in lines.iter().enumerate() {
         let (fen, cp) = labelled(path, i, line)?;
         let (us, them) = inputs_of(fen).map_err(|e| format!("{path}:{}: {e}", i + 1))?;
-        let data = if i < held_from { &mut train } else { &mut held };
-        data.push(&us, &them, cp);
+        if i >= held_from {
+            held.push(&us, &them, cp);
+            continue;
+        }
+        train.push(&us, &them, cp);
+        if let Some(m) = mirror {
+            let mirrored = |v: &[u16]| v.iter().map(|&x| m(x)).collect::<Vec<_>>();
+            train.push(&mirrored(&us), &mirrored(&them), cp);
+        }
     }
     Ok((train, held))
 }
@@ -437,6 +451,21 @@ fn makruk_inputs(fen: &str) -> Result<(Vec<u16>, Vec<u16>), String> {
     ))
 }
 
+/// A Makruk input with the board mirrored left to right: the pieces move alike on either
+/// wing, so a position and its mirror are worth the same to the side to move. (The mirror
+/// of a position is often not a position, its Mets on the other colour of square, hence
+/// mirrored inputs rather than mirrored FENs.)
+fn makruk_mirror(input: u16) -> u16 {
+    // The square is the input's low six bits, its file the low three.
+    input ^ 7
+}
+
+/// A Xiangqi input with the board mirrored left to right.
+fn xiangqi_mirror(input: u16) -> u16 {
+    // Points are rank × 9 + file within blocks of 90, so the file is the input mod 9.
+    input + 8 - 2 * (input % 9)
+}
+
 fn xiangqi_inputs(fen: &str) -> Result<(Vec<u16>, Vec<u16>), String> {
     let pos = xiangqi::Position::from_fen(fen).map_err(|e| e.to_string())?;
     let us = pos.side_to_move();
@@ -448,8 +477,8 @@ fn xiangqi_inputs(fen: &str) -> Result<(Vec<u16>, Vec<u16>), String> {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: nnue label VARIANT IN NODES OUT | train VARIANT FILE NET [EPOCHS] \
-                 | check VARIANT FILE [NET]";
+    let usage = "usage: nnue label VARIANT IN NODES OUT | train VARIANT FILE NET [EPOCHS \
+                 [mirror]] | check VARIANT FILE [NET]";
     let variant: Variant = args
         .get(1)
         .ok_or(usage)?
@@ -464,6 +493,17 @@ fn main() -> Result<(), String> {
             Some(path) => {
                 let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
                 let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+                let inputs = match variant {
+                    Variant::Makruk => makruk_eval::NET_INPUTS,
+                    Variant::Xiangqi => xiangqi_eval::NET_INPUTS,
+                    Variant::Checkers => return Err("no network for checkers".into()),
+                };
+                if net.inputs() != inputs {
+                    return Err(format!(
+                        "{path}: a network of {} inputs, {variant}'s has {inputs}",
+                        net.inputs()
+                    ));
+                }
                 set_thread_net(NetChoice::Net(std::sync::Arc::new(net)));
             }
             None => set_thread_net(NetChoice::Hand),
@@ -499,8 +539,13 @@ fn main() -> Result<(), String> {
                 .get(4)
                 .map_or(Ok(30), |e| e.parse())
                 .map_err(|_| usage)?;
+            let mirror = match args.get(5).map(String::as_str) {
+                None => false,
+                Some("mirror") => true,
+                Some(_) => return Err(usage.into()),
+            };
             if variant == Variant::Makruk {
-                let (t, h) = load(file, makruk_inputs)?;
+                let (t, h) = load(file, makruk_inputs, mirror.then_some(makruk_mirror))?;
                 train(
                     &t,
                     &h,
@@ -510,7 +555,7 @@ fn main() -> Result<(), String> {
                     out,
                 )
             } else {
-                let (t, h) = load(file, xiangqi_inputs)?;
+                let (t, h) = load(file, xiangqi_inputs, mirror.then_some(xiangqi_mirror))?;
                 train(
                     &t,
                     &h,

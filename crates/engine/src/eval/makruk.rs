@@ -392,9 +392,10 @@ fn white_score(pos: &Position, p: &Params) -> i32 {
 pub const NET_INPUTS: usize = 2 * 6 * 64;
 
 /// Makruk's own network, which threads evaluate with unless told otherwise
-/// ([`nnue::set_thread_net`]): trained on 1.4 million positions of its predecessor's self-play,
-/// each scored by a 3 000-node search of Fairy-Stockfish (docs/benchmarks.md, Search, session
-/// 41). `None` only if the embedded file were damaged, which a test rules out.
+/// ([`nnue::set_thread_net`]): trained on a million positions of its predecessor's self-play,
+/// each scored by a 3 000-node search of Fairy-Stockfish and learnt also mirrored left to
+/// right (docs/benchmarks.md, Search, session 44). `None` only if the embedded file were
+/// damaged, which a test rules out.
 pub fn default_net() -> Option<&'static nnue::Network> {
     static NET: OnceLock<Option<nnue::Network>> = OnceLock::new();
     nnue::Network::embedded(&NET, include_bytes!("../../nets/makruk.net"), NET_INPUTS)
