@@ -229,7 +229,7 @@ fn test<P: EngineGame>(labels: &[Label], nodes: u64, cache: &mut Cache) -> Resul
     if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
     }
-    flags::eval_params_from_env()?;
+    flags::eval_params_from_env(P::VARIANT)?;
     let mut tt = TranspositionTable::new(16);
     let stop = AtomicBool::new(false);
     score_player(labels, cache, |label| {

@@ -26,7 +26,7 @@ fn run<P: EngineGame>(fen: Option<&str>, limits: &SearchLimits) -> Result<(), St
     if let Some(p) = flags::from_env(P::VARIANT)? {
         ttakji_engine::set_thread_search_params(Some(p));
     }
-    flags::eval_params_from_env()?;
+    flags::eval_params_from_env(P::VARIANT)?;
     let mut tt = TranspositionTable::new(64);
     let stop = AtomicBool::new(false);
     let mut print = |i: &Info| {

@@ -134,9 +134,7 @@ impl Player {
         for flag in parts {
             match flag {
                 _ if flag.starts_with("net@") => {
-                    let bytes = std::fs::read(&flag[4..]).map_err(|e| format!("{flag}: {e}"))?;
-                    let n = ttakji_engine::nnue::Network::from_bytes(&bytes)
-                        .map_err(|e| format!("{flag}: {e}"))?;
+                    let n = flags::read_net(&flag[4..], variant)?;
                     net = NetChoice::Net(std::sync::Arc::new(n));
                 }
                 "hand" => net = NetChoice::Hand,

@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release -p ttakji-engine --example texel -- gen makruk GAMES NODES POSITIONS
 //! cargo run --release -p ttakji-engine --example nnue -- label makruk POSITIONS NODES LABELLED
-//! cargo run --release -p ttakji-engine --example nnue -- train makruk LABELLED NET [EPOCHS [mirror]]
+//! cargo run --release -p ttakji-engine --example nnue -- train makruk LABELLED NET [EPOCHS [mirror] [from=NET]]
 //! ```
 //!
 //! (or `xiangqi`).
@@ -29,7 +29,9 @@
 //! last 5 % of the file held out (the file is in game order, so they are other games); with
 //! `mirror` each training position is learnt a second time mirrored left to right, which the
 //! pieces' moves in both games allow (the inputs are mirrored, not the FEN: a mirrored Makruk
-//! position has its Mets on the wrong colour of square, which the rules refuse). It
+//! position has its Mets on the wrong colour of square, which the rules refuse); with
+//! `from=START` it starts from the network file `START` (a previous round's, so that what
+//! it learnt from data no longer at hand is kept as a start) instead of random weights. It
 //! prints the training and held-out error after each epoch and writes the integer network
 //! to `NET`, which `match` (`/net@NET`) and `analyse` (`NET=NET`) play with. The data is not
 //! committed: it is regenerated in about an hour (docs/benchmarks.md, Search, sessions 14,
@@ -49,6 +51,8 @@ use ttakji_engine::{
 };
 use ttakji_rules::{makruk, xiangqi, Position as _, Side, Variant};
 
+#[path = "support/flags.rs"]
+mod flags;
 #[path = "support/scorer.rs"]
 mod scorer;
 
@@ -197,6 +201,43 @@ impl Weights {
         }
     }
 
+    /// The float weights of a network file of `inputs` inputs, to train on from there (the
+    /// file layout of the `nnue` module's docs, its integers divided by their scales).
+    fn from_file(path: &str, inputs: usize) -> Result<Weights, String> {
+        let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        let net = Network::from_bytes(&b).map_err(|e| format!("{path}: {e}"))?;
+        if net.inputs() != inputs {
+            return Err(format!(
+                "{path}: a network of {} inputs, this game's has {inputs}",
+                net.inputs()
+            ));
+        }
+        // `from_bytes` checked the length, so every read below is inside the file.
+        let i16s = |from: usize, n: usize, scale: i32| -> Vec<f32> {
+            b[from..from + 2 * n]
+                .chunks_exact(2)
+                .map(|c| f32::from(i16::from_le_bytes([c[0], c[1]])) / scale as f32)
+                .collect()
+        };
+        let i32s = |from: usize, n: usize| -> Vec<f32> {
+            b[from..from + 4 * n]
+                .chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32 / (QA * QB) as f32)
+                .collect()
+        };
+        let w1_at = 16;
+        let b1_at = w1_at + 2 * inputs * HIDDEN;
+        let w2_at = b1_at + 2 * HIDDEN;
+        let b2_at = w2_at + 4 * HIDDEN;
+        Ok(Weights {
+            w1: i16s(w1_at, inputs * HIDDEN, QA),
+            b1: i16s(b1_at, HIDDEN, QA),
+            w2: i16s(w2_at, 2 * HIDDEN, QB),
+            b2: i32s(b2_at, 1)[0],
+            psqt: i32s(b2_at + 4, inputs),
+        })
+    }
+
     fn zeros(inputs: usize) -> Weights {
         Weights {
             w1: vec![0.0; inputs * HIDDEN],
@@ -327,23 +368,28 @@ fn train(
     inputs: usize,
     values: &[i32],
     epochs: usize,
+    start_from: Option<&str>,
     out: &str,
 ) -> Result<(), String> {
     const BATCH: usize = 2_048;
     let mut rng = Rng::from_entropy();
-    let mut w = Weights::new(inputs, values, &mut rng);
+    let mut w = match start_from {
+        Some(path) => Weights::from_file(path, inputs)?,
+        None => Weights::new(inputs, values, &mut rng),
+    };
     let n = w.params_mut().count();
     let (mut m, mut v) = (vec![0f32; n], vec![0f32; n]);
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    let mut best = (f64::MAX, w.clone());
+    // The start counts too: a network trained on from `from=` is kept if no epoch betters it.
+    let mut best = (w.error(held), w.clone());
     let start = Instant::now();
     eprintln!(
         "{} training positions, {} held out; held-out error before: {:.6}",
         train.len(),
         held.len(),
-        w.error(held)
+        best.0
     );
     for epoch in 0..epochs {
         let lr = 2e-3
@@ -478,7 +524,7 @@ fn xiangqi_inputs(fen: &str) -> Result<(Vec<u16>, Vec<u16>), String> {
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: nnue label VARIANT IN NODES OUT | train VARIANT FILE NET [EPOCHS \
-                 [mirror]] | check VARIANT FILE [NET]";
+                 [mirror] [from=NET]] | check VARIANT FILE [NET]";
     let variant: Variant = args
         .get(1)
         .ok_or(usage)?
@@ -491,19 +537,7 @@ fn main() -> Result<(), String> {
             // Makruk's own network, embedded in the engine.
             Some("default") => set_thread_net(NetChoice::GameDefault),
             Some(path) => {
-                let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-                let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-                let inputs = match variant {
-                    Variant::Makruk => makruk_eval::NET_INPUTS,
-                    Variant::Xiangqi => xiangqi_eval::NET_INPUTS,
-                    Variant::Checkers => return Err("no network for checkers".into()),
-                };
-                if net.inputs() != inputs {
-                    return Err(format!(
-                        "{path}: a network of {} inputs, {variant}'s has {inputs}",
-                        net.inputs()
-                    ));
-                }
+                let net = flags::read_net(path, variant)?;
                 set_thread_net(NetChoice::Net(std::sync::Arc::new(net)));
             }
             None => set_thread_net(NetChoice::Hand),
@@ -539,11 +573,14 @@ fn main() -> Result<(), String> {
                 .get(4)
                 .map_or(Ok(30), |e| e.parse())
                 .map_err(|_| usage)?;
-            let mirror = match args.get(5).map(String::as_str) {
-                None => false,
-                Some("mirror") => true,
-                Some(_) => return Err(usage.into()),
-            };
+            let (mut mirror, mut start_from) = (false, None);
+            for option in args.iter().skip(5) {
+                match option.strip_prefix("from=") {
+                    Some(path) => start_from = Some(path),
+                    None if option == "mirror" => mirror = true,
+                    None => return Err(usage.into()),
+                }
+            }
             if variant == Variant::Makruk {
                 let (t, h) = load(file, makruk_inputs, mirror.then_some(makruk_mirror))?;
                 train(
@@ -552,6 +589,7 @@ fn main() -> Result<(), String> {
                     makruk_eval::NET_INPUTS,
                     &makruk_eval::PARAMS.value,
                     epochs,
+                    start_from,
                     out,
                 )
             } else {
@@ -562,6 +600,7 @@ fn main() -> Result<(), String> {
                     xiangqi_eval::NET_INPUTS,
                     &xiangqi_eval::PARAMS.value,
                     epochs,
+                    start_from,
                     out,
                 )
             }

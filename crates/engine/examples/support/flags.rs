@@ -37,23 +37,44 @@ pub fn from_env(variant: Variant) -> Result<Option<SearchParams>, String> {
     Ok(Some(p))
 }
 
+/// The network in the file `path`, refused unless its inputs are `variant`'s (a network of
+/// another game would evaluate nonsense, not fail): what `match`'s `/net@`, `NET=` below and
+/// `nnue check` read networks with.
+#[allow(dead_code)] // not every example that includes this module reads networks
+pub fn read_net(path: &str, variant: Variant) -> Result<ttakji_engine::nnue::Network, String> {
+    use ttakji_engine::{makruk_eval, nnue::Network, xiangqi_eval};
+    let inputs = match variant {
+        Variant::Makruk => makruk_eval::NET_INPUTS,
+        Variant::Xiangqi => xiangqi_eval::NET_INPUTS,
+        Variant::Checkers => return Err(format!("{path}: checkers has no network")),
+    };
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    if net.inputs() != inputs {
+        return Err(format!(
+            "{path}: a network of {} inputs, {variant}'s has {inputs}",
+            net.inputs()
+        ));
+    }
+    Ok(net)
+}
+
 /// Sets this thread's Makruk and Xiangqi evaluation parameters from
 /// `MAKRUK_PARAMS=name=value,...` and `XIANGQI_PARAMS=name=value,...` (tuning names:
-/// `value[3]`, `tempo`, ...), where they are set, and its network from `NET=FILE` (`hand`:
-/// none, which `MAKRUK_PARAMS` implies without `NET`).
+/// `value[3]`, `tempo`, ...), where they are set, and its network for `variant` from
+/// `NET=FILE` (`hand`: none, which `MAKRUK_PARAMS` implies without `NET`).
 #[allow(dead_code)] // not every example that reads `SEARCH` takes evaluation parameters
-pub fn eval_params_from_env() -> Result<(), String> {
+pub fn eval_params_from_env(variant: Variant) -> Result<(), String> {
     use ttakji_engine::{
         makruk_eval,
-        nnue::{set_thread_net, NetChoice, Network},
+        nnue::{set_thread_net, NetChoice},
         xiangqi_eval,
     };
     let makruk = params_from_env("MAKRUK_PARAMS", makruk_eval::PARAMS)?;
     match std::env::var("NET").ok().as_deref() {
         Some("hand") => set_thread_net(NetChoice::Hand),
         Some(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            let net = read_net(path, variant)?;
             set_thread_net(NetChoice::Net(std::sync::Arc::new(net)));
         }
         // Hand-written parameters are measured with the hand-written evaluation, not under
