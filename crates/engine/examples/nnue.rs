@@ -382,7 +382,7 @@ fn train(
     let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
     let mut step = 0i32;
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
-    // The start counts too: a network trained on from `from=` is kept if no epoch betters it.
+    // The start counts too: a network read with `from=` is kept if no epoch betters it.
     let mut best = (w.error(held), w.clone());
     let start = Instant::now();
     eprintln!(
