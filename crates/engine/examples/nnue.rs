@@ -201,18 +201,11 @@ impl Weights {
         }
     }
 
-    /// The float weights of a network file of `inputs` inputs, to train on from there (the
-    /// file layout of the `nnue` module's docs, its integers divided by their scales).
-    fn from_file(path: &str, inputs: usize) -> Result<Weights, String> {
-        let b = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-        let net = Network::from_bytes(&b).map_err(|e| format!("{path}: {e}"))?;
-        if net.inputs() != inputs {
-            return Err(format!(
-                "{path}: a network of {} inputs, this game's has {inputs}",
-                net.inputs()
-            ));
-        }
-        // `from_bytes` checked the length, so every read below is inside the file.
+    /// The float weights of `net`, to train on from there: its file form (the layout of the
+    /// `nnue` module's docs) with the integers divided by their scales.
+    fn from_network(net: &Network) -> Weights {
+        let (b, inputs) = (net.to_bytes(), net.inputs());
+        // `to_bytes` writes exactly this layout, so every read below is inside it.
         let i16s = |from: usize, n: usize, scale: i32| -> Vec<f32> {
             b[from..from + 2 * n]
                 .chunks_exact(2)
@@ -229,13 +222,13 @@ impl Weights {
         let b1_at = w1_at + 2 * inputs * HIDDEN;
         let w2_at = b1_at + 2 * HIDDEN;
         let b2_at = w2_at + 4 * HIDDEN;
-        Ok(Weights {
+        Weights {
             w1: i16s(w1_at, inputs * HIDDEN, QA),
             b1: i16s(b1_at, HIDDEN, QA),
             w2: i16s(w2_at, 2 * HIDDEN, QB),
             b2: i32s(b2_at, 1)[0],
             psqt: i32s(b2_at + 4, inputs),
-        })
+        }
     }
 
     fn zeros(inputs: usize) -> Weights {
@@ -368,13 +361,13 @@ fn train(
     inputs: usize,
     values: &[i32],
     epochs: usize,
-    start_from: Option<&str>,
+    start_from: Option<&Network>,
     out: &str,
 ) -> Result<(), String> {
     const BATCH: usize = 2_048;
     let mut rng = Rng::from_entropy();
     let mut w = match start_from {
-        Some(path) => Weights::from_file(path, inputs)?,
+        Some(net) => Weights::from_network(net),
         None => Weights::new(inputs, values, &mut rng),
     };
     let n = w.params_mut().count();
@@ -576,7 +569,7 @@ fn main() -> Result<(), String> {
             let (mut mirror, mut start_from) = (false, None);
             for option in args.iter().skip(5) {
                 match option.strip_prefix("from=") {
-                    Some(path) => start_from = Some(path),
+                    Some(path) => start_from = Some(flags::read_net(path, variant)?),
                     None if option == "mirror" => mirror = true,
                     None => return Err(usage.into()),
                 }
@@ -589,7 +582,7 @@ fn main() -> Result<(), String> {
                     makruk_eval::NET_INPUTS,
                     &makruk_eval::PARAMS.value,
                     epochs,
-                    start_from,
+                    start_from.as_ref(),
                     out,
                 )
             } else {
@@ -600,7 +593,7 @@ fn main() -> Result<(), String> {
                     xiangqi_eval::NET_INPUTS,
                     &xiangqi_eval::PARAMS.value,
                     epochs,
-                    start_from,
+                    start_from.as_ref(),
                     out,
                 )
             }
