@@ -101,25 +101,32 @@ impl<P: EngineGame> Board<P> {
     }
 
     /// Plays `m` (legal here) with `action`; an action the rules refuse is dropped.
+    ///
+    /// The child starts as a copy of its parent made where it will lie, and is played on in
+    /// place: building it aside and moving it in copied each node's half a kilobyte three
+    /// or four times, a tenth of Makruk's search time.
     #[inline]
     pub fn push(&mut self, m: P::Move, action: Option<CountAction>) {
-        let parent = self.current();
-        let mut pos = parent.pos.clone();
-        let zeroing = parent.pos.is_zeroing(m);
-        pos.play_unchecked(m);
-        let mut state = parent.state.clone();
-        if P::update(&mut state, &parent.pos, m, &pos, action).is_err() {
-            state = parent.state.clone();
+        let n = self.nodes.len();
+        self.nodes.extend_from_within(n - 1..n);
+        let [.., parent, child] = self.nodes.as_mut_slice() else {
+            return;
+        };
+        child.pos.play_unchecked(m);
+        if P::update(&mut child.state, &parent.pos, m, &child.pos, action).is_err() {
+            child.state.clone_from(&parent.state);
             // Without an action the update cannot fail for a legal move; if it ever did,
             // the old state is the best guess.
-            if P::update(&mut state, &parent.pos, m, &pos, None).is_err() {
-                state = parent.state.clone();
+            if P::update(&mut child.state, &parent.pos, m, &child.pos, None).is_err() {
+                child.state.clone_from(&parent.state);
             }
         }
-        let game_ply = parent.game_ply + 1;
-        let acc = P::acc_after(&parent.acc, &parent.pos, m, &pos);
-        self.nodes
-            .push(Node::new(pos, state, acc, zeroing, game_ply));
+        P::acc_update(&mut child.acc, &parent.pos, m, &child.pos);
+        child.boundary = parent.pos.is_zeroing(m);
+        child.game_ply = parent.game_ply + 1;
+        child.zobrist = child.pos.zobrist();
+        child.key = child.zobrist ^ P::state_key(&child.state);
+        child.in_check = child.pos.is_check();
     }
 
     /// Passes the move (null move), if the game allows building such a position.

@@ -972,18 +972,23 @@ impl EngineGame for Position {
         net_views(pos)
     }
 
-    fn acc_after(acc: &Self::Acc, before: &Self, m: Move, after: &Self) -> Self::Acc {
-        let mut views = (*acc)?;
+    fn acc_update(acc: &mut Self::Acc, before: &Self, m: Move, after: &Self) {
+        let Some(views) = acc else {
+            return;
+        };
         // A move lifts its piece (and what it takes) and sets it down: nothing else changes.
         let (from, to) = (m.from(), m.to());
         let lifted = [from, to].map(|sq| before.piece_at(sq).map(|p| (sq, p)));
         let set = after.piece_at(to).map(|p| (to, p));
-        nnue::with_net(default_net(), |net| {
-            nnue::move_views(net, &mut views, lifted, set, |(sq, p), c| {
+        let updated = nnue::with_net(default_net(), |net| {
+            nnue::move_views(net, views, lifted, set, |(sq, p), c| {
                 net_input(sq, p, VIEWERS[c])
-            });
-            views
-        })
+            })
+        });
+        if updated.is_none() {
+            // The thread evaluates by hand now: no sums to carry.
+            *acc = None;
+        }
     }
 
     fn evaluate_with(pos: &Self, state: &(), acc: &Self::Acc) -> i32 {
@@ -1434,7 +1439,7 @@ mod tests {
                 let m = moves[rng.below(moves.len())];
                 let mut after = pos.clone();
                 after.play_unchecked(m);
-                acc = <Position as EngineGame>::acc_after(&acc, &pos, m, &after);
+                <Position as EngineGame>::acc_update(&mut acc, &pos, m, &after);
                 pos = after;
                 assert_eq!(
                     acc,
