@@ -230,12 +230,11 @@ impl<M: Copy + PartialEq> MovePicker<M> {
         if self.next >= self.moves.len() {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores, as a scan keeping the best so far finds it, in
+        // two passes that the compiler vectorises: the maximum, then where it first is.
+        let rest = &self.scores[self.next..];
+        let top = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.next + rest.iter().position(|&s| s == top).unwrap_or(0);
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let (m, s) = (self.moves[self.next], self.scores[self.next]);
